@@ -1,0 +1,109 @@
+# Sets up the selected GPU platform and provides
+#
+#   hip_lessons_add_executable(<target> SOURCES <files...>)
+#
+# which compiles .hip files as HIP (AMD: hipcc/clang with --offload-arch) or as CUDA
+# (NVIDIA: nvcc, with HIP headers from the system or from common/hip_on_cuda) and links
+# the shared helper library.
+
+add_library(hip_lessons_platform INTERFACE)
+
+if(HIP_LESSONS_PLATFORM_RESOLVED STREQUAL "amd")
+  set(HIP_LESSONS_AMD_TARGETS "gfx906;gfx908;gfx90a;gfx1030" CACHE STRING
+    "AMD offload targets (Debian's clang-15 knows gfx906, gfx908, gfx90a, gfx1030; ROCm also gfx942, gfx1100, ...)")
+  # hip-config.cmake reads these to add --offload-arch to hip::device.
+  set(GPU_TARGETS "${HIP_LESSONS_AMD_TARGETS}" CACHE STRING "AMD offload targets" FORCE)
+  set(AMDGPU_TARGETS "${HIP_LESSONS_AMD_TARGETS}" CACHE STRING "AMD offload targets" FORCE)
+  find_package(hip CONFIG QUIET HINTS "$ENV{ROCM_PATH}" "$ENV{HIP_PATH}" /opt/rocm)
+  if(NOT hip_FOUND)
+    message(FATAL_ERROR
+      "HIP (AMD) was selected but hip-config.cmake was not found. Install ROCm or, on "
+      "Debian/Ubuntu, 'apt-get install hipcc libamdhip64-dev'; or add the HIP prefix to "
+      "CMAKE_PREFIX_PATH.")
+  endif()
+  target_link_libraries(hip_lessons_platform INTERFACE hip::device)
+  set(HIP_LESSONS_HIP_HEADERS "installed HIP ${hip_VERSION}")
+  set(HIP_LESSONS_GPU_LANGUAGE CXX)
+  message(STATUS "HIP lessons: AMD, HIP ${hip_VERSION}, compiler ${CMAKE_CXX_COMPILER}, "
+                 "offload targets ${HIP_LESSONS_AMD_TARGETS}")
+
+elseif(HIP_LESSONS_PLATFORM_RESOLVED STREQUAL "nvidia")
+  if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
+    set(CMAKE_CUDA_ARCHITECTURES 90 CACHE STRING "CUDA architectures (90 = H100/H200)")
+  endif()
+  enable_language(CUDA)
+  set(CMAKE_CUDA_STANDARD 17)
+  set(CMAKE_CUDA_STANDARD_REQUIRED ON)
+  find_package(CUDAToolkit REQUIRED)
+
+  # HIP headers for NVIDIA: the system HIP's own (hip/nvidia_detail) when they compile with
+  # this CUDA, else the project's layer. Debian's HIP 5.2 headers fail on CUDA 13.
+  set(HIP_LESSONS_NVIDIA_HIP_HEADERS "auto" CACHE STRING
+    "HIP headers on NVIDIA: auto, system (installed HIP's NVIDIA headers) or project (common/hip_on_cuda)")
+  set_property(CACHE HIP_LESSONS_NVIDIA_HIP_HEADERS PROPERTY STRINGS auto system project)
+  set(_hl_layer "${PROJECT_SOURCE_DIR}/common/hip_on_cuda/include")
+  set(_hl_use_system FALSE)
+  if(NOT HIP_LESSONS_NVIDIA_HIP_HEADERS STREQUAL "project")
+    find_path(HIP_LESSONS_SYSTEM_HIP_INCLUDE hip/nvidia_detail/nvidia_hip_runtime.h
+      HINTS "$ENV{HIP_PATH}/include" "$ENV{ROCM_PATH}/include" /opt/rocm/include
+      DOC "include directory of an installed HIP with NVIDIA headers")
+    if(HIP_LESSONS_SYSTEM_HIP_INCLUDE)
+      set(_hl_probe_dir "${CMAKE_BINARY_DIR}/CMakeFiles/hip_lessons_probe")
+      file(WRITE "${_hl_probe_dir}/probe.cu"
+        "#include <hip/hip_runtime.h>\n"
+        "__global__ void probe(float* x) { x[hipThreadIdx_x] = 1.0f; }\n"
+        "int main() { hipDeviceProp_t p; (void)hipGetDeviceProperties(&p, 0);\n"
+        "  hipLaunchKernelGGL(probe, dim3(1), dim3(1), 0, 0, nullptr); return 0; }\n")
+      try_compile(_hl_system_ok "${_hl_probe_dir}/build" "${_hl_probe_dir}/probe.cu"
+        COMPILE_DEFINITIONS -D__HIP_PLATFORM_NVIDIA__ -I${HIP_LESSONS_SYSTEM_HIP_INCLUDE}
+        OUTPUT_VARIABLE _hl_probe_log)
+      if(_hl_system_ok)
+        set(_hl_use_system TRUE)
+      else()
+        string(REGEX MATCHALL "error" _hl_errors "${_hl_probe_log}")
+        list(LENGTH _hl_errors _hl_error_count)
+        message(STATUS "HIP lessons: the installed HIP's NVIDIA headers in "
+          "${HIP_LESSONS_SYSTEM_HIP_INCLUDE} do not compile with CUDA "
+          "${CMAKE_CUDA_COMPILER_VERSION} (${_hl_error_count} error lines)")
+      endif()
+    endif()
+    if(HIP_LESSONS_NVIDIA_HIP_HEADERS STREQUAL "system" AND NOT _hl_use_system)
+      message(FATAL_ERROR "HIP_LESSONS_NVIDIA_HIP_HEADERS=system, but no installed HIP "
+        "NVIDIA headers compile with this CUDA; use 'auto' or 'project'.")
+    endif()
+  endif()
+  target_compile_definitions(hip_lessons_platform INTERFACE __HIP_PLATFORM_NVIDIA__)
+  if(_hl_use_system)
+    target_include_directories(hip_lessons_platform SYSTEM INTERFACE "${HIP_LESSONS_SYSTEM_HIP_INCLUDE}")
+    set(HIP_LESSONS_HIP_HEADERS "system HIP NVIDIA headers (${HIP_LESSONS_SYSTEM_HIP_INCLUDE})")
+  else()
+    # Before /usr/include, so a Debian HIP install beside CUDA does not shadow the layer.
+    target_include_directories(hip_lessons_platform BEFORE INTERFACE "${_hl_layer}")
+    set(HIP_LESSONS_HIP_HEADERS "project layer common/hip_on_cuda")
+  endif()
+  target_link_libraries(hip_lessons_platform INTERFACE CUDA::cudart)
+  set(HIP_LESSONS_GPU_LANGUAGE CUDA)
+  message(STATUS "HIP lessons: NVIDIA, CUDA ${CMAKE_CUDA_COMPILER_VERSION}, "
+                 "architectures ${CMAKE_CUDA_ARCHITECTURES}, HIP headers: ${HIP_LESSONS_HIP_HEADERS}")
+endif()
+
+# Warnings for host code in every flavour; nvcc forwards them to the host compiler.
+if(HIP_LESSONS_GPU_LANGUAGE STREQUAL "CUDA")
+  target_compile_options(hip_lessons_platform INTERFACE
+    $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra>)
+endif()
+
+function(hip_lessons_add_executable target)
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "" "SOURCES")
+  if(NOT ARG_SOURCES)
+    message(FATAL_ERROR "hip_lessons_add_executable(${target}): SOURCES is required")
+  endif()
+  add_executable(${target} ${ARG_SOURCES})
+  foreach(source IN LISTS ARG_SOURCES)
+    if(source MATCHES "\\.hip$")
+      set_source_files_properties(${source} TARGET_DIRECTORY ${target}
+        PROPERTIES LANGUAGE ${HIP_LESSONS_GPU_LANGUAGE})
+    endif()
+  endforeach()
+  target_link_libraries(${target} PRIVATE hip_lessons::common hip_lessons_platform)
+endfunction()

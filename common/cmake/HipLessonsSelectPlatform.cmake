@@ -1,0 +1,68 @@
+# Chooses the GPU platform before project() runs, because on AMD the C++ compiler must be
+# hipcc (or ROCm's clang++) from the start.
+#
+#   HIP_LESSONS_PLATFORM = auto (default) | amd | nvidia
+#
+# auto picks AMD when a HIP install reports the AMD platform and either an AMD GPU is
+# present (/dev/kfd) or there is no CUDA compiler; otherwise NVIDIA when nvcc is found.
+# The result is HIP_LESSONS_PLATFORM_RESOLVED (amd | nvidia).
+
+set(HIP_LESSONS_PLATFORM "auto" CACHE STRING "GPU platform to build for: auto, amd or nvidia")
+set_property(CACHE HIP_LESSONS_PLATFORM PROPERTY STRINGS auto amd nvidia)
+
+set(_hl_platform "${HIP_LESSONS_PLATFORM}")
+if(NOT _hl_platform MATCHES "^(auto|amd|nvidia)$")
+  message(FATAL_ERROR
+    "HIP_LESSONS_PLATFORM='${HIP_LESSONS_PLATFORM}' is not a platform; use auto, amd or nvidia.")
+endif()
+
+set(_hl_rocm_hints "$ENV{ROCM_PATH}/bin" "$ENV{HIP_PATH}/bin" /opt/rocm/bin)
+find_program(HIP_LESSONS_HIPCC hipcc HINTS ${_hl_rocm_hints}
+  DOC "hipcc used as the C++ compiler for the AMD platform")
+find_program(HIP_LESSONS_NVCC nvcc HINTS "$ENV{CUDA_PATH}/bin" /usr/local/cuda/bin
+  DOC "nvcc used for the NVIDIA platform")
+
+if(_hl_platform STREQUAL "auto")
+  set(_hl_hip_says_amd FALSE)
+  if(HIP_LESSONS_HIPCC)
+    get_filename_component(_hl_hip_bin "${HIP_LESSONS_HIPCC}" DIRECTORY)
+    find_program(_hl_hipconfig hipconfig HINTS "${_hl_hip_bin}" ${_hl_rocm_hints})
+    if(_hl_hipconfig)
+      execute_process(COMMAND "${_hl_hipconfig}" --platform
+        OUTPUT_VARIABLE _hl_hip_platform OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+      if(_hl_hip_platform MATCHES "amd|hcc")
+        set(_hl_hip_says_amd TRUE)
+      endif()
+    endif()
+  endif()
+  if(_hl_hip_says_amd AND (EXISTS /dev/kfd OR NOT HIP_LESSONS_NVCC))
+    set(_hl_platform amd)
+  elseif(HIP_LESSONS_NVCC)
+    set(_hl_platform nvidia)
+  elseif(HIP_LESSONS_HIPCC)
+    set(_hl_platform amd)
+  else()
+    message(FATAL_ERROR
+      "No GPU compiler found: neither hipcc (ROCm, or Debian's 'hipcc' package) nor nvcc "
+      "(CUDA toolkit). Install one, or point ROCM_PATH / CUDA_PATH at it.")
+  endif()
+  message(STATUS "HIP lessons: HIP_LESSONS_PLATFORM=auto chose '${_hl_platform}'")
+endif()
+set(HIP_LESSONS_PLATFORM_RESOLVED "${_hl_platform}")
+
+if(HIP_LESSONS_PLATFORM_RESOLVED STREQUAL "amd" AND NOT CMAKE_CXX_COMPILER)
+  if(NOT HIP_LESSONS_HIPCC)
+    message(FATAL_ERROR
+      "HIP_LESSONS_PLATFORM=amd but hipcc was not found. Install ROCm, or on Debian/Ubuntu "
+      "'apt-get install hipcc libamdhip64-dev', or pass -DCMAKE_CXX_COMPILER=/path/to/hipcc.")
+  endif()
+  set(CMAKE_CXX_COMPILER "${HIP_LESSONS_HIPCC}" CACHE FILEPATH "C++ compiler (hipcc for AMD)")
+endif()
+if(HIP_LESSONS_PLATFORM_RESOLVED STREQUAL "nvidia" AND NOT CMAKE_CUDA_COMPILER)
+  if(NOT HIP_LESSONS_NVCC)
+    message(FATAL_ERROR
+      "HIP_LESSONS_PLATFORM=nvidia but nvcc was not found. Install the CUDA toolkit (12 or 13) "
+      "or pass -DCMAKE_CUDA_COMPILER=/path/to/nvcc.")
+  endif()
+  set(CMAKE_CUDA_COMPILER "${HIP_LESSONS_NVCC}" CACHE FILEPATH "CUDA compiler")
+endif()

@@ -1,0 +1,105 @@
+/// \file buffers.hpp
+/// \brief RAII device and pinned host buffers.
+///
+/// Lessons throw on errors; owning every allocation in an object means an error in the
+/// middle of a run still frees what was allocated before the program exits.
+#pragma once
+
+#include <hip/hip_runtime.h>
+
+#include <cstddef>
+#include <utility>
+#include <vector>
+
+#include "hip_lessons/hip_check.hpp"
+
+namespace hip_lessons {
+
+/// A device allocation of \p T elements, freed on destruction. Move-only.
+template <class T>
+class DeviceBuffer {
+ public:
+  DeviceBuffer() = default;
+  explicit DeviceBuffer(std::size_t count) : count_(count) {
+    if (count_ > 0) HIP_CHECK(hipMalloc(reinterpret_cast<void**>(&data_), bytes()));
+  }
+  ~DeviceBuffer() { release(); }
+  DeviceBuffer(DeviceBuffer&& other) noexcept
+      : data_(std::exchange(other.data_, nullptr)), count_(std::exchange(other.count_, 0)) {}
+  DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
+    if (this != &other) {
+      release();
+      data_ = std::exchange(other.data_, nullptr);
+      count_ = std::exchange(other.count_, 0);
+    }
+    return *this;
+  }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+
+  T* data() const noexcept { return data_; }
+  std::size_t size() const noexcept { return count_; }
+  std::size_t bytes() const noexcept { return count_ * sizeof(T); }
+
+  /// Copies host data in (sizes must match).
+  void upload(const std::vector<T>& host) {
+    HIP_CHECK(hipMemcpy(data_, host.data(), bytes(), hipMemcpyHostToDevice));
+  }
+  /// Copies the whole buffer out into a new host vector.
+  std::vector<T> download() const {
+    std::vector<T> host(count_);
+    HIP_CHECK(hipMemcpy(host.data(), data_, bytes(), hipMemcpyDeviceToHost));
+    return host;
+  }
+  /// Fills every byte with 0xFF: for floats that is a NaN, which no correct result equals,
+  /// so an element the kernel never wrote fails validation.
+  void poison() { HIP_CHECK(hipMemset(data_, 0xFF, bytes())); }
+
+ private:
+  void release() noexcept {
+    if (data_ != nullptr) (void)hipFree(data_);
+    data_ = nullptr;
+  }
+  T* data_ = nullptr;
+  std::size_t count_ = 0;
+};
+
+/// Page-locked (pinned) host memory, needed for truly asynchronous copies. Move-only.
+template <class T>
+class PinnedBuffer {
+ public:
+  PinnedBuffer() = default;
+  explicit PinnedBuffer(std::size_t count, unsigned int flags = hipHostMallocDefault)
+      : count_(count) {
+    if (count_ > 0) HIP_CHECK(hipHostMalloc(reinterpret_cast<void**>(&data_), bytes(), flags));
+  }
+  ~PinnedBuffer() { release(); }
+  PinnedBuffer(PinnedBuffer&& other) noexcept
+      : data_(std::exchange(other.data_, nullptr)), count_(std::exchange(other.count_, 0)) {}
+  PinnedBuffer& operator=(PinnedBuffer&& other) noexcept {
+    if (this != &other) {
+      release();
+      data_ = std::exchange(other.data_, nullptr);
+      count_ = std::exchange(other.count_, 0);
+    }
+    return *this;
+  }
+  PinnedBuffer(const PinnedBuffer&) = delete;
+  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
+
+  T* data() const noexcept { return data_; }
+  std::size_t size() const noexcept { return count_; }
+  std::size_t bytes() const noexcept { return count_ * sizeof(T); }
+  T& operator[](std::size_t i) noexcept { return data_[i]; }
+  const T& operator[](std::size_t i) const noexcept { return data_[i]; }
+
+ private:
+  void release() noexcept {
+    if (data_ != nullptr) (void)hipHostFree(data_);
+    data_ = nullptr;
+  }
+  T* data_ = nullptr;
+  std::size_t count_ = 0;
+};
+
+}  // namespace hip_lessons

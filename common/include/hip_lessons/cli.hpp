@@ -1,0 +1,69 @@
+/// \file cli.hpp
+/// \brief The command line every lesson shares, built on CLI11.
+///
+/// Every lesson takes the same flags (--size, --repeat, --seed, --device, --json, --check,
+/// --speed-check) plus its own. All arguments are checked before any GPU work, so a bad
+/// argument gives the same message and exit code 2 on every machine, with or without a GPU.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace hip_lessons {
+
+/// The flags shared by every lesson.
+struct CommonOptions {
+  std::int64_t size = 0;        ///< --size: problem size in elements (each lesson says which)
+  int repeat = 20;              ///< --repeat: timed repetitions per measurement
+  std::uint64_t seed = 0;       ///< --seed: random-input seed (default: drawn, and printed)
+  int device = 0;               ///< --device: GPU index
+  std::string json_path;        ///< --json: write the report here
+  bool check = false;           ///< --check: correctness run (what ctest's gpu test runs)
+  bool speed_check = false;     ///< --speed-check: timing-ratio run (ctest's speed test)
+};
+
+/// Parses a count such as "4096", "64K", "16M", "1G" (binary multiples) or "2^28".
+/// Throws UsageError naming \p option, the text and the allowed range when the text is not
+/// such a count, overflows, or lies outside [min, max].
+std::int64_t parse_count(const std::string& option, const std::string& text, std::int64_t min,
+                         std::int64_t max);
+
+/// A lesson's command line: the common flags plus the lesson's own.
+class LessonCli {
+ public:
+  /// \p default_size and \p max_size bound --size for this lesson.
+  LessonCli(std::string program, std::string description, std::int64_t default_size,
+            std::int64_t max_size = std::int64_t{1} << 36);
+  ~LessonCli();
+  LessonCli(const LessonCli&) = delete;
+  LessonCli& operator=(const LessonCli&) = delete;
+
+  /// An integer option with a range; accepts the same forms as --size.
+  void add_count(const std::string& flag, std::int64_t& value, const std::string& help,
+                 std::int64_t min, std::int64_t max);
+  /// A real-number option with a range (thresholds, fractions).
+  void add_number(const std::string& flag, double& value, const std::string& help, double min,
+                  double max);
+  /// A string option restricted to \p choices.
+  void add_choice(const std::string& flag, std::string& value, const std::string& help,
+                  std::vector<std::string> choices);
+  /// A switch without value.
+  void add_flag(const std::string& flag, bool& value, const std::string& help);
+
+  /// Parses and validates. Returns -1 to go on, 0 after --help, 2 after an error (the
+  /// message, starting with "error: ", is already printed on stderr).
+  int parse(int argc, const char* const* argv);
+
+  const CommonOptions& options() const;
+  const std::string& program() const;
+  /// The seed in use (from --seed, or drawn at parse time).
+  std::uint64_t seed() const { return options().seed; }
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace hip_lessons

@@ -1,0 +1,84 @@
+/// \file device.hpp
+/// \brief Opening a device and the platform facts lessons print (vendor, CU vs SM, warp).
+#pragma once
+
+#include <hip/hip_runtime.h>
+
+#include <cstddef>
+#include <string>
+
+#include "hip_lessons/errors.hpp"
+#include "hip_lessons/hip_check.hpp"
+#include "hip_lessons/report.hpp"
+
+namespace hip_lessons {
+
+/// The platform this binary was compiled for.
+#if defined(__HIP_PLATFORM_AMD__)
+inline constexpr const char* kVendor = "AMD";
+/// What the vendor calls one compute unit of the device.
+inline constexpr const char* kComputeUnitName = "CU";
+/// What the vendor calls the group of threads that executes in lockstep.
+inline constexpr const char* kWarpName = "wavefront";
+#else
+inline constexpr const char* kVendor = "NVIDIA";
+inline constexpr const char* kComputeUnitName = "SM";
+inline constexpr const char* kWarpName = "warp";
+#endif
+
+/// An opened device: its index and properties.
+struct Device {
+  int index = 0;
+  hipDeviceProp_t props{};
+
+  int compute_units() const { return props.multiProcessorCount; }
+  int warp_size() const { return props.warpSize; }
+  std::string name() const { return props.name; }
+};
+
+/// Makes device \p index current. Throws SkipError when there is no usable GPU (with the
+/// runtime's reason) and UsageError when \p index does not exist.
+inline Device open_device(int index) {
+  int count = 0;
+  const hipError_t status = hipGetDeviceCount(&count);
+  if (status != hipSuccess || count == 0) {
+    throw SkipError(std::string("no GPU: hipGetDeviceCount reported ") +
+                    (status != hipSuccess ? hipGetErrorName(status) : "0 devices") +
+                    "; lesson01_env_check explains why");
+  }
+  if (index < 0 || index >= count) {
+    throw UsageError("--device " + std::to_string(index) + " does not exist: this machine has " +
+                     std::to_string(count) + " GPU(s), valid indices are 0.." +
+                     std::to_string(count - 1));
+  }
+  Device device;
+  device.index = index;
+  HIP_CHECK(hipSetDevice(index));
+  HIP_CHECK(hipGetDeviceProperties(&device.props, index));
+  return device;
+}
+
+/// Throws UsageError, before anything is allocated, when \p bytes would not fit in the
+/// device memory that is free now (keeping 5% for the runtime).
+inline void require_device_memory(std::size_t bytes, const std::string& what) {
+  std::size_t free_bytes = 0;
+  std::size_t total_bytes = 0;
+  HIP_CHECK(hipMemGetInfo(&free_bytes, &total_bytes));
+  const double usable = 0.95 * static_cast<double>(free_bytes);
+  if (static_cast<double>(bytes) > usable) {
+    throw UsageError(what + " needs " + format_bytes(static_cast<double>(bytes)) +
+                     " of device memory, but only " + format_bytes(static_cast<double>(free_bytes)) +
+                     " of " + format_bytes(static_cast<double>(total_bytes)) +
+                     " are free; use a smaller --size");
+  }
+}
+
+/// Prints the device line every lesson starts with and records it in the report.
+inline void describe_device(Report& report, const Device& device) {
+  report.fact("device", device.name());
+  report.fact("vendor", kVendor);
+  report.fact("compute_units", device.compute_units());
+  report.fact("warp_size", device.warp_size());
+}
+
+}  // namespace hip_lessons

@@ -1,0 +1,88 @@
+/// \file report.hpp
+/// \brief What a lesson reports: aligned tables for people, checks, and a JSON file.
+///
+/// Every lesson reports the same way: measurements as tables, each correctness check and
+/// speed check as a pass/fail line, and a one-line summary. `--json FILE` writes the same
+/// content for plots and for comparing machines.
+#pragma once
+
+#include <iosfwd>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "hip_lessons/validation.hpp"
+
+namespace hip_lessons {
+
+/// Formats \p value with \p digits digits after the decimal point.
+std::string fixed(double value, int digits);
+
+/// Formats a byte count as "512 B", "64.0 KiB", "1.50 GiB".
+std::string format_bytes(double bytes);
+
+/// A table printed with aligned columns; numeric-looking cells are right-aligned.
+class Table {
+ public:
+  explicit Table(std::vector<std::string> headers);
+  /// Adds a row; it must have as many cells as there are headers.
+  void add_row(std::vector<std::string> cells);
+  void print(std::ostream& out) const;
+  const std::vector<std::string>& headers() const { return headers_; }
+  const std::vector<std::vector<std::string>>& rows() const { return rows_; }
+
+ private:
+  std::vector<std::string> headers_;
+  std::vector<std::vector<std::string>> rows_;
+};
+
+/// Collects a lesson's results, prints them as they come, and writes them as JSON.
+class Report {
+ public:
+  explicit Report(std::string lesson, std::ostream& out);
+  ~Report();
+  Report(const Report&) = delete;
+  Report& operator=(const Report&) = delete;
+
+  /// Records a fact about the run (device name, seed, sizes) for the JSON file.
+  void fact(const std::string& key, const std::string& value);
+  void fact(const std::string& key, double value);
+
+  /// Prints \p table under \p title and keeps it for the JSON file under \p name.
+  void table(const std::string& name, const std::string& title, const Table& table);
+
+  /// Records a numeric measurement (e.g. "best_bandwidth_tbps").
+  void measurement(const std::string& key, double value);
+
+  /// Records a correctness check; prints "check   ok   <name>" or "check   FAIL <name>: ...".
+  bool check(const std::string& name, bool passed, const std::string& detail = "");
+
+  /// Records a comparison against a host reference; prints the first mismatch on failure.
+  bool check_match(const std::string& name, const std::optional<Mismatch>& mismatch,
+                   std::size_t count);
+
+  /// A speed check: passes when \p ratio >= \p minimum. Prints the measured ratio and the
+  /// threshold either way, so a pass shows the margin too.
+  bool check_ratio_at_least(const std::string& name, double ratio, double minimum);
+  /// A speed check: passes when \p ratio <= \p maximum.
+  bool check_ratio_at_most(const std::string& name, double ratio, double maximum);
+
+  /// The one-line result shown by the lesson tour's summary table.
+  void summary(const std::string& text);
+  const std::string& summary() const;
+
+  /// Number of checks that failed so far.
+  int failures() const;
+
+  /// Writes everything as JSON to \p path, through a temporary file renamed into place, so
+  /// a failed run never leaves a half-written file. Throws std::runtime_error on I/O errors.
+  void write_json(const std::string& path, int exit_code) const;
+
+ private:
+  struct Data;
+  std::unique_ptr<Data> data_;
+  std::ostream& out_;
+};
+
+}  // namespace hip_lessons

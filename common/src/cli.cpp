@@ -1,0 +1,198 @@
+#include "hip_lessons/cli.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <functional>
+#include <iostream>
+#include <limits>
+
+#include <CLI/CLI.hpp>
+
+#include "hip_lessons/errors.hpp"
+#include "hip_lessons/validation.hpp"
+
+namespace hip_lessons {
+
+namespace {
+
+std::string describe_range(std::int64_t min, std::int64_t max) {
+  auto pretty = [](std::int64_t v) {
+    // Show powers of two as 2^N: the limits are sizes, and 2^36 reads better than digits.
+    if (v >= 1024 && (v & (v - 1)) == 0) {
+      int bits = 0;
+      while ((std::int64_t{1} << bits) != v) ++bits;
+      return "2^" + std::to_string(bits);
+    }
+    return std::to_string(v);
+  };
+  return pretty(min) + ".." + pretty(max);
+}
+
+[[noreturn]] void bad_count(const std::string& option, const std::string& text,
+                            std::int64_t min, std::int64_t max, const std::string& why) {
+  throw UsageError(option + " '" + text + "' " + why + "; expected an integer in " +
+                   describe_range(min, max) + " (forms: 4096, 64K, 16M, 1G, 2^28)");
+}
+
+}  // namespace
+
+std::int64_t parse_count(const std::string& option, const std::string& text, std::int64_t min,
+                         std::int64_t max) {
+  if (text.empty()) bad_count(option, text, min, max, "is empty");
+  const bool power = text.size() > 2 && text[0] == '2' && text[1] == '^';
+  const std::string digits = power ? text.substr(2) : text;
+  if (digits.empty() || !(std::isdigit(static_cast<unsigned char>(digits[0])) ||
+                          digits[0] == '-' || digits[0] == '+')) {
+    bad_count(option, text, min, max, "is not a number");
+  }
+  errno = 0;
+  char* end = nullptr;
+  const long long number = std::strtoll(digits.c_str(), &end, 10);
+  if (end == digits.c_str()) bad_count(option, text, min, max, "is not a number");
+  if (errno == ERANGE) bad_count(option, text, min, max, "is too large");
+  std::string suffix(end);
+  long double value = static_cast<long double>(number);
+  if (power) {
+    if (!suffix.empty()) bad_count(option, text, min, max, "is not a number");
+    if (number < 0 || number > 62) bad_count(option, text, min, max, "is out of range");
+    value = std::ldexp(1.0L, static_cast<int>(number));
+  } else if (!suffix.empty()) {
+    const int shift = suffix == "K" || suffix == "k" ? 10
+                      : suffix == "M" || suffix == "m" ? 20
+                      : suffix == "G" || suffix == "g" ? 30
+                                                       : -1;
+    if (shift < 0) bad_count(option, text, min, max, "has an unknown suffix '" + suffix + "'");
+    value = std::ldexp(value, shift);
+  }
+  if (value < static_cast<long double>(min) || value > static_cast<long double>(max)) {
+    bad_count(option, text, min, max, "is out of range");
+  }
+  return static_cast<std::int64_t>(value);
+}
+
+struct LessonCli::Impl {
+  CLI::App app;
+  std::string program;
+  CommonOptions options;
+  std::int64_t max_size;
+  // Raw texts, converted after parsing so every lesson gets the same messages.
+  std::string size_text, repeat_text, seed_text, device_text;
+  std::vector<std::function<void()>> conversions;
+
+  Impl(std::string name, std::string description) : app(std::move(description), name),
+                                                    program(std::move(name)) {}
+};
+
+LessonCli::LessonCli(std::string program, std::string description, std::int64_t default_size,
+                     std::int64_t max_size)
+    : impl_(std::make_unique<Impl>(std::move(program), std::move(description))) {
+  Impl& s = *impl_;
+  s.options.size = default_size;
+  s.max_size = max_size;
+  s.size_text = std::to_string(default_size);
+  s.app.add_option("--size", s.size_text,
+                   "Problem size in elements, up to " + describe_range(1, max_size) +
+                       " (forms: 4096, 64K, 16M, 1G, 2^28)")
+      ->default_str(s.size_text);
+  s.app.add_option("--repeat", s.repeat_text, "Timed repetitions per measurement (1..100000)")
+      ->default_str("20");
+  s.app.add_option("--seed", s.seed_text, "Seed for the random inputs (default: drawn, printed)");
+  s.app.add_option("--device", s.device_text, "GPU index (0..count-1)")->default_str("0");
+  s.app.add_option("--json", s.options.json_path, "Write the report as JSON to this file");
+  s.app.add_flag("--check", s.options.check,
+                 "Correctness run: small sizes, every result validated (ctest label gpu)");
+  s.app.add_flag("--speed-check", s.options.speed_check,
+                 "Timing-ratio checks against thresholds (ctest label speed)");
+}
+
+LessonCli::~LessonCli() = default;
+
+void LessonCli::add_count(const std::string& flag, std::int64_t& value, const std::string& help,
+                          std::int64_t min, std::int64_t max) {
+  auto text = std::make_shared<std::string>();
+  impl_->app.add_option(flag, *text, help + " (" + describe_range(min, max) + ")")
+      ->default_str(std::to_string(value));
+  impl_->conversions.push_back([flag, text, &value, min, max] {
+    if (!text->empty()) value = parse_count(flag, *text, min, max);
+  });
+}
+
+void LessonCli::add_number(const std::string& flag, double& value, const std::string& help,
+                           double min, double max) {
+  auto text = std::make_shared<std::string>();
+  impl_->app.add_option(flag, *text, help)->default_str(std::to_string(value));
+  impl_->conversions.push_back([flag, text, &value, min, max] {
+    if (text->empty()) return;
+    char* end = nullptr;
+    errno = 0;
+    const double parsed = std::strtod(text->c_str(), &end);
+    if (end == text->c_str() || *end != '\0' || errno == ERANGE || std::isnan(parsed) ||
+        parsed < min || parsed > max) {
+      throw UsageError(flag + " '" + *text + "' is not a number in [" + std::to_string(min) +
+                       ", " + std::to_string(max) + "]");
+    }
+    value = parsed;
+  });
+}
+
+void LessonCli::add_choice(const std::string& flag, std::string& value, const std::string& help,
+                           std::vector<std::string> choices) {
+  std::string list;
+  for (const auto& c : choices) list += (list.empty() ? "" : ", ") + c;
+  auto text = std::make_shared<std::string>();
+  impl_->app.add_option(flag, *text, help + " (" + list + ")")->default_str(value);
+  impl_->conversions.push_back([flag, text, &value, choices, list] {
+    if (text->empty()) return;
+    if (std::find(choices.begin(), choices.end(), *text) == choices.end()) {
+      throw UsageError(flag + " '" + *text + "' is not one of: " + list);
+    }
+    value = *text;
+  });
+}
+
+void LessonCli::add_flag(const std::string& flag, bool& value, const std::string& help) {
+  impl_->app.add_flag(flag, value, help);
+}
+
+int LessonCli::parse(int argc, const char* const* argv) {
+  Impl& s = *impl_;
+  try {
+    s.app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& help) {
+    return s.app.exit(help);
+  } catch (const CLI::ParseError& error) {
+    std::cerr << "error: " << error.what() << "\nRun '" << s.program
+              << " --help' for the options.\n";
+    return kExitUsage;
+  }
+  try {
+    s.options.size = parse_count("--size", s.size_text, 1, s.max_size);
+    if (!s.repeat_text.empty()) {
+      s.options.repeat = static_cast<int>(parse_count("--repeat", s.repeat_text, 1, 100000));
+    }
+    if (!s.device_text.empty()) {
+      s.options.device = static_cast<int>(parse_count("--device", s.device_text, 0, 1023));
+    }
+    if (s.seed_text.empty()) {
+      s.options.seed = random_seed();
+    } else {
+      const auto max_seed = std::numeric_limits<std::int64_t>::max();
+      s.options.seed = static_cast<std::uint64_t>(parse_count("--seed", s.seed_text, 0, max_seed));
+    }
+    for (const auto& convert : s.conversions) convert();
+    if (s.options.check && s.options.speed_check) {
+      throw UsageError("--check and --speed-check are separate runs; give one of them");
+    }
+  } catch (const UsageError& error) {
+    std::cerr << "error: " << error.what() << "\n";
+    return kExitUsage;
+  }
+  return -1;
+}
+
+const CommonOptions& LessonCli::options() const { return impl_->options; }
+const std::string& LessonCli::program() const { return impl_->program; }
+
+}  // namespace hip_lessons

@@ -1,0 +1,158 @@
+#include "hip_lessons/environment.hpp"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cctype>
+#include <sstream>
+
+#include "hip_lessons/errors.hpp"
+
+namespace hip_lessons {
+
+namespace {
+
+bool is_unsigned_integer(const std::string& text) {
+  return !text.empty() && text.size() <= 9 &&
+         std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c); });
+}
+
+bool is_hex_mask(const std::string& text) {
+  return text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X') &&
+         std::all_of(text.begin() + 2, text.end(),
+                     [](unsigned char c) { return std::isxdigit(c); });
+}
+
+std::optional<std::string> check_integer_range(const std::string& value, int min, int max) {
+  if (!is_unsigned_integer(value) || std::stoi(value) < min || std::stoi(value) > max) {
+    return "'" + value + "' is not an integer in " + std::to_string(min) + ".." +
+           std::to_string(max);
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> check_visible_devices(const std::string& value) {
+  if (value.empty()) return std::string("is set but empty, which hides every GPU; unset it");
+  std::stringstream items(value);
+  std::string item;
+  while (std::getline(items, item, ',')) {
+    const bool uuid = item.rfind("GPU-", 0) == 0 && item.size() > 4;
+    if (!uuid && !is_unsigned_integer(item)) {
+      return "item '" + item + "' is neither a device index nor a GPU-<uuid>";
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> check_cu_sets(const std::string& value) {
+  // CU_Set [; CU_Set]*, CU_Set = GPU_list : (0xHEX | ID_list)
+  std::stringstream sets(value);
+  std::string set;
+  bool any = false;
+  while (std::getline(sets, set, ';')) {
+    set.erase(std::remove(set.begin(), set.end(), ' '), set.end());
+    const auto colon = set.find(':');
+    if (colon == std::string::npos) return "set '" + set + "' has no ':' (form GPUs:CUs)";
+    try {
+      parse_id_list(set.substr(0, colon), 1 << 16);
+      const std::string cus = set.substr(colon + 1);
+      if (!is_hex_mask(cus)) parse_id_list(cus, 1 << 16);
+    } catch (const UsageError& error) {
+      return std::string(error.what());
+    }
+    any = true;
+  }
+  if (!any) return std::string("is empty; the form is GPUs:CUs, e.g. 0:0-15");
+  return std::nullopt;
+}
+
+}  // namespace
+
+const std::vector<EnvironmentVariable>& scheduling_variables() {
+  static const std::vector<EnvironmentVariable> variables = {
+      {"HIP_PLATFORM", "both", "which HIP platform hipcc and hipconfig target (amd, nvidia)",
+       "detected"},
+      {"HIP_PATH", "both", "where the HIP installation is", "/opt/rocm or the hipcc location"},
+      {"ROCM_PATH", "AMD", "where the ROCm installation is", "/opt/rocm"},
+      {"HIP_VISIBLE_DEVICES", "both", "device indices the HIP runtime exposes, renumbered from 0",
+       "all"},
+      {"ROCR_VISIBLE_DEVICES", "AMD", "devices (indices or GPU-<uuid>) ROCr exposes to every runtime",
+       "all"},
+      {"CUDA_VISIBLE_DEVICES", "both", "devices the CUDA driver exposes (HIP on AMD honours it too)",
+       "all"},
+      {"GPU_MAX_HW_QUEUES", "AMD", "hardware queues HIP creates per device; more streams share them",
+       "4"},
+      {"HSA_ENABLE_SDMA", "AMD", "1: copies use the SDMA copy engines; 0: blit kernels on the CUs",
+       "1"},
+      {"HSA_ENABLE_INTERRUPT", "AMD", "1: completion signals by interrupt; 0: the host polls", "1"},
+      {"ROC_GLOBAL_CU_MASK", "AMD", "hex CU mask applied to every queue HIP creates", "all CUs"},
+      {"HSA_CU_MASK", "AMD", "per-GPU CU lists applied by ROCr at queue creation (GPUs:CUs;...)",
+       "all CUs"},
+      {"CUDA_DEVICE_MAX_CONNECTIONS", "NVIDIA",
+       "hardware work queues (connections) per device; streams beyond share them", "8"},
+  };
+  return variables;
+}
+
+std::optional<std::string> check_environment_value(const std::string& name,
+                                                   const std::string& value) {
+  if (name == "HIP_PLATFORM") {
+    if (value == "amd" || value == "nvidia" || value == "hcc" || value == "nvcc") return std::nullopt;
+    return "'" + value + "' is not a platform; use amd or nvidia";
+  }
+  if (name == "HIP_PATH" || name == "ROCM_PATH") {
+    struct stat info {};
+    if (::stat(value.c_str(), &info) == 0 && S_ISDIR(info.st_mode)) return std::nullopt;
+    return "'" + value + "' is not a directory";
+  }
+  if (name == "HIP_VISIBLE_DEVICES" || name == "ROCR_VISIBLE_DEVICES" ||
+      name == "CUDA_VISIBLE_DEVICES") {
+    return check_visible_devices(value);
+  }
+  if (name == "GPU_MAX_HW_QUEUES") return check_integer_range(value, 1, 1024);
+  if (name == "HSA_ENABLE_SDMA" || name == "HSA_ENABLE_INTERRUPT") {
+    if (value == "0" || value == "1") return std::nullopt;
+    return "'" + value + "' is not 0 or 1";
+  }
+  if (name == "ROC_GLOBAL_CU_MASK") {
+    if (!is_hex_mask(value)) return "'" + value + "' is not a hex mask such as 0xff";
+    if (value.find_first_not_of("0", 2) == std::string::npos) {
+      return "'" + value + "' enables no CU at all";
+    }
+    return std::nullopt;
+  }
+  if (name == "HSA_CU_MASK") return check_cu_sets(value);
+  if (name == "CUDA_DEVICE_MAX_CONNECTIONS") return check_integer_range(value, 1, 32);
+  return std::nullopt;
+}
+
+std::vector<int> parse_id_list(const std::string& text, int limit) {
+  auto fail = [&](const std::string& why) {
+    throw UsageError("ID list '" + text + "' " + why +
+                     "; expected IDs and ranges such as 0,2-4,7 (IDs below " +
+                     std::to_string(limit) + ")");
+  };
+  if (text.empty()) fail("is empty");
+  std::vector<int> ids;
+  std::stringstream items(text);
+  std::string item;
+  while (std::getline(items, item, ',')) {
+    const auto dash = item.find('-');
+    const std::string first = item.substr(0, dash);
+    const std::string last = dash == std::string::npos ? first : item.substr(dash + 1);
+    if (!is_unsigned_integer(first) || !is_unsigned_integer(last)) {
+      fail("has '" + item + "', which is not an ID or a range");
+    }
+    const int lo = std::stoi(first);
+    const int hi = std::stoi(last);
+    if (lo > hi) fail("has the reversed range '" + item + "'");
+    if (hi >= limit) fail("has ID " + std::to_string(hi) + ", out of range");
+    for (int id = lo; id <= hi; ++id) ids.push_back(id);
+  }
+  if (!text.empty() && text.back() == ',') fail("ends with ','");
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  return ids;
+}
+
+}  // namespace hip_lessons

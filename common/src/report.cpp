@@ -1,0 +1,183 @@
+#include "hip_lessons/report.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iomanip>
+#include <ostream>
+#include <sstream>
+#include <stdexcept>
+#include <utility>
+
+#include <nlohmann/json.hpp>
+
+namespace hip_lessons {
+
+std::string fixed(double value, int digits) {
+  std::ostringstream text;
+  text << std::fixed << std::setprecision(digits) << value;
+  return text.str();
+}
+
+std::string format_bytes(double bytes) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int unit = 0;
+  while (bytes >= 1024.0 && unit < 4) {
+    bytes /= 1024.0;
+    ++unit;
+  }
+  return unit == 0 ? fixed(bytes, 0) + " B" : fixed(bytes, bytes < 10 ? 2 : 1) + " " + units[unit];
+}
+
+Table::Table(std::vector<std::string> headers) : headers_(std::move(headers)) {}
+
+void Table::add_row(std::vector<std::string> cells) {
+  if (cells.size() != headers_.size()) {
+    throw std::invalid_argument("Table::add_row: " + std::to_string(cells.size()) +
+                                " cells for " + std::to_string(headers_.size()) + " columns");
+  }
+  rows_.push_back(std::move(cells));
+}
+
+namespace {
+bool looks_numeric(const std::string& cell) {
+  // A number, optionally followed by a short unit: "4.36", "-1", "1.50 GiB", "1980 MHz".
+  char* end = nullptr;
+  std::strtod(cell.c_str(), &end);
+  if (end == cell.c_str()) return false;
+  const std::string rest(end);
+  return rest.empty() || (rest[0] == ' ' && rest.size() <= 6);
+}
+}  // namespace
+
+void Table::print(std::ostream& out) const {
+  std::vector<std::size_t> width(headers_.size());
+  for (std::size_t c = 0; c < headers_.size(); ++c) width[c] = headers_[c].size();
+  for (const auto& row : rows_) {
+    for (std::size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], row[c].size());
+  }
+  auto print_row = [&](const std::vector<std::string>& row, bool header) {
+    out << "  ";
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      const bool right = !header && looks_numeric(row[c]);
+      const bool last = c + 1 == row.size();
+      // The last column is not padded on the left-aligned side: no trailing spaces.
+      const int w = (last && !right) ? 0 : static_cast<int>(width[c]);
+      out << (right ? std::right : std::left) << std::setw(w) << row[c] << (last ? "" : "  ");
+    }
+    out << std::left << '\n';
+  };
+  print_row(headers_, true);
+  out << "  ";
+  for (std::size_t c = 0; c < width.size(); ++c) {
+    out << std::string(width[c], '-') << (c + 1 < width.size() ? "  " : "");
+  }
+  out << '\n';
+  for (const auto& row : rows_) print_row(row, false);
+}
+
+struct Report::Data {
+  std::string lesson;
+  nlohmann::ordered_json facts = nlohmann::ordered_json::object();
+  nlohmann::ordered_json measurements = nlohmann::ordered_json::object();
+  nlohmann::ordered_json tables = nlohmann::ordered_json::object();
+  nlohmann::ordered_json checks = nlohmann::ordered_json::array();
+  std::string summary;
+  int failures = 0;
+};
+
+Report::Report(std::string lesson, std::ostream& out) : data_(std::make_unique<Data>()), out_(out) {
+  data_->lesson = std::move(lesson);
+}
+
+Report::~Report() = default;
+
+void Report::fact(const std::string& key, const std::string& value) { data_->facts[key] = value; }
+void Report::fact(const std::string& key, double value) { data_->facts[key] = value; }
+
+void Report::table(const std::string& name, const std::string& title, const Table& table) {
+  out_ << '\n' << title << '\n';
+  table.print(out_);
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  for (const auto& row : table.rows()) {
+    nlohmann::ordered_json entry = nlohmann::ordered_json::object();
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      // Keep numbers as numbers in the JSON so plots need no parsing.
+      const std::string& cell = row[c];
+      char* end = nullptr;
+      const double number = std::strtod(cell.c_str(), &end);
+      if (!cell.empty() && end != nullptr && *end == '\0') {
+        entry[table.headers()[c]] = number;
+      } else {
+        entry[table.headers()[c]] = cell;
+      }
+    }
+    rows.push_back(std::move(entry));
+  }
+  data_->tables[name] = std::move(rows);
+}
+
+void Report::measurement(const std::string& key, double value) { data_->measurements[key] = value; }
+
+bool Report::check(const std::string& name, bool passed, const std::string& detail) {
+  out_ << (passed ? "check   ok    " : "check   FAIL  ") << name;
+  if (!detail.empty()) out_ << (passed ? "  (" : ": ") << detail << (passed ? ")" : "");
+  out_ << '\n';
+  data_->checks.push_back({{"name", name}, {"kind", "correctness"}, {"passed", passed},
+                           {"detail", detail}});
+  if (!passed) ++data_->failures;
+  return passed;
+}
+
+bool Report::check_match(const std::string& name, const std::optional<Mismatch>& mismatch,
+                         std::size_t count) {
+  if (!mismatch) return check(name, true, std::to_string(count) + " elements match");
+  return check(name, false, describe(*mismatch, count));
+}
+
+namespace {
+bool record_ratio(std::ostream& out, nlohmann::ordered_json& checks, int& failures,
+                  const std::string& name, double ratio, double threshold, bool at_least) {
+  const bool passed = at_least ? ratio >= threshold : ratio <= threshold;
+  out << (passed ? "speed   ok    " : "speed   FAIL  ") << name << " = " << fixed(ratio, 2)
+      << " (needs " << (at_least ? ">= " : "<= ") << fixed(threshold, 2) << ")\n";
+  checks.push_back({{"name", name}, {"kind", "speed"}, {"passed", passed}, {"ratio", ratio},
+                    {"threshold", threshold}, {"comparison", at_least ? ">=" : "<="}});
+  if (!passed) ++failures;
+  return passed;
+}
+}  // namespace
+
+bool Report::check_ratio_at_least(const std::string& name, double ratio, double minimum) {
+  return record_ratio(out_, data_->checks, data_->failures, name, ratio, minimum, true);
+}
+
+bool Report::check_ratio_at_most(const std::string& name, double ratio, double maximum) {
+  return record_ratio(out_, data_->checks, data_->failures, name, ratio, maximum, false);
+}
+
+void Report::summary(const std::string& text) { data_->summary = text; }
+const std::string& Report::summary() const { return data_->summary; }
+int Report::failures() const { return data_->failures; }
+
+void Report::write_json(const std::string& path, int exit_code) const {
+  nlohmann::ordered_json document = {
+      {"lesson", data_->lesson},          {"exit_code", exit_code},
+      {"summary", data_->summary},        {"facts", data_->facts},
+      {"measurements", data_->measurements}, {"tables", data_->tables},
+      {"checks", data_->checks}};
+  const std::string temporary = path + ".partial";
+  {
+    std::ofstream file(temporary);
+    if (!file) throw std::runtime_error("cannot write " + temporary);
+    file << document.dump(2) << '\n';
+    if (!file.flush()) throw std::runtime_error("cannot write " + temporary);
+  }
+  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
+    std::remove(temporary.c_str());
+    throw std::runtime_error("cannot rename " + temporary + " to " + path);
+  }
+}
+
+}  // namespace hip_lessons

@@ -1,0 +1,121 @@
+#include "hip_lessons/cli.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "hip_lessons/errors.hpp"
+
+using hip_lessons::LessonCli;
+using hip_lessons::parse_count;
+using hip_lessons::UsageError;
+
+namespace {
+int parse(LessonCli& cli, std::vector<std::string> args) {
+  args.insert(args.begin(), "lesson");
+  std::vector<const char*> argv;
+  for (const auto& a : args) argv.push_back(a.c_str());
+  return cli.parse(static_cast<int>(argv.size()), argv.data());
+}
+
+std::string usage_message(const std::string& text, std::int64_t min, std::int64_t max) {
+  try {
+    parse_count("--size", text, min, max);
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+  return "";
+}
+}  // namespace
+
+TEST(ParseCount, AcceptsPlainSuffixAndPowerForms) {
+  EXPECT_EQ(parse_count("--size", "4096", 1, 1 << 30), 4096);
+  EXPECT_EQ(parse_count("--size", "64K", 1, 1 << 30), 65536);
+  EXPECT_EQ(parse_count("--size", "16M", 1, 1 << 30), 16 << 20);
+  EXPECT_EQ(parse_count("--size", "1G", 1, std::int64_t{1} << 40), std::int64_t{1} << 30);
+  EXPECT_EQ(parse_count("--size", "2^28", 1, std::int64_t{1} << 40), 1 << 28);
+}
+
+TEST(ParseCount, RejectsBadTextWithValueAndRangeInMessage) {
+  for (const char* bad : {"0", "-5", "abc", "12abc", "2^", "2^x", "1.5", "", "4X",
+                          "99999999999999999999999", "2^62", "2^-1"}) {
+    const std::string message = usage_message(bad, 1, std::int64_t{1} << 36);
+    EXPECT_FALSE(message.empty()) << "accepted '" << bad << "'";
+    EXPECT_NE(message.find(std::string("'") + bad + "'"), std::string::npos) << message;
+    EXPECT_NE(message.find("1..2^36"), std::string::npos) << message;
+  }
+}
+
+TEST(LessonCliTest, DefaultsAndCommonFlags) {
+  LessonCli cli("lesson", "test", 1024);
+  ASSERT_EQ(parse(cli, {"--size", "2^20", "--repeat", "5", "--seed", "7", "--device", "1"}), -1);
+  EXPECT_EQ(cli.options().size, 1 << 20);
+  EXPECT_EQ(cli.options().repeat, 5);
+  EXPECT_EQ(cli.options().seed, 7u);
+  EXPECT_EQ(cli.options().device, 1);
+}
+
+TEST(LessonCliTest, DrawsASeedWhenNoneIsGiven) {
+  LessonCli a("lesson", "test", 1024);
+  LessonCli b("lesson", "test", 1024);
+  ASSERT_EQ(parse(a, {}), -1);
+  ASSERT_EQ(parse(b, {}), -1);
+  EXPECT_NE(a.seed(), b.seed());
+}
+
+TEST(LessonCliTest, BadInputExitsTwo) {
+  const std::vector<std::vector<std::string>> cases = {
+      {"--size", "0"},   {"--size", "-1"},  {"--size"},          {"--bogus"},
+      {"extra"},         {"--repeat", "0"}, {"--seed", "-3"},    {"--device", "-1"},
+      {"--check", "--speed-check"}};
+  for (const auto& args : cases) {
+    LessonCli cli("lesson", "test", 1024);
+    testing::internal::CaptureStderr();
+    const int code = parse(cli, args);
+    const std::string err = testing::internal::GetCapturedStderr();
+    EXPECT_EQ(code, 2) << args[0];
+    EXPECT_EQ(err.rfind("error: ", 0), 0u) << err;
+  }
+}
+
+TEST(LessonCliTest, HelpExitsZero) {
+  LessonCli cli("lesson", "test", 1024);
+  testing::internal::CaptureStdout();
+  EXPECT_EQ(parse(cli, {"--help"}), 0);
+  EXPECT_NE(testing::internal::GetCapturedStdout().find("--size"), std::string::npos);
+}
+
+TEST(LessonCliTest, LessonOptionsAreValidated) {
+  std::int64_t streams = 8;
+  double ratio = 0.9;
+  std::string variant = "float4";
+  bool verbose = false;
+  LessonCli cli("lesson", "test", 1024);
+  cli.add_count("--streams", streams, "streams", 1, 1024);
+  cli.add_number("--min-ratio", ratio, "threshold", 0.0, 100.0);
+  cli.add_choice("--variant", variant, "variant", {"scalar", "float4"});
+  cli.add_flag("--verbose", verbose, "more output");
+  ASSERT_EQ(parse(cli, {"--streams", "32", "--min-ratio", "1.5", "--variant", "scalar",
+                        "--verbose"}), -1);
+  EXPECT_EQ(streams, 32);
+  EXPECT_DOUBLE_EQ(ratio, 1.5);
+  EXPECT_EQ(variant, "scalar");
+  EXPECT_TRUE(verbose);
+
+  for (const std::vector<std::string>& bad :
+       {std::vector<std::string>{"--streams", "0"}, {"--streams", "1025"},
+        {"--min-ratio", "x"}, {"--min-ratio", "-1"}, {"--variant", "float8"}}) {
+    std::int64_t s = 8;
+    double r = 0.9;
+    std::string v = "float4";
+    LessonCli c("lesson", "test", 1024);
+    c.add_count("--streams", s, "streams", 1, 1024);
+    c.add_number("--min-ratio", r, "threshold", 0.0, 100.0);
+    c.add_choice("--variant", v, "variant", {"scalar", "float4"});
+    testing::internal::CaptureStderr();
+    EXPECT_EQ(parse(c, bad), 2) << bad[0] << " " << bad[1];
+    const std::string err = testing::internal::GetCapturedStderr();
+    EXPECT_NE(err.find(bad[1]), std::string::npos) << err;
+  }
+}

@@ -1,0 +1,76 @@
+#include "hip_lessons/validation.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+using hip_lessons::fill_uniform;
+using hip_lessons::first_mismatch;
+using hip_lessons::Tolerance;
+
+TEST(Validation, SameSeedSameNumbersDifferentSeedDifferent) {
+  std::vector<float> a(1000), b(1000), c(1000);
+  fill_uniform(a, 42);
+  fill_uniform(b, 42);
+  fill_uniform(c, 43);
+  EXPECT_EQ(a, b);
+  EXPECT_NE(a, c);
+}
+
+TEST(Validation, FillStaysInRangeAndIsNotConstant) {
+  std::vector<float> v(10000);
+  fill_uniform(v, 7, -2.0f, 3.0f);
+  float lo = v[0], hi = v[0];
+  for (float x : v) {
+    EXPECT_GE(x, -2.0f);
+    EXPECT_LT(x, 3.0f);
+    lo = std::min(lo, x);
+    hi = std::max(hi, x);
+  }
+  EXPECT_LT(lo, -1.5f);
+  EXPECT_GT(hi, 2.5f);
+}
+
+TEST(Validation, EqualVectorsHaveNoMismatch) {
+  std::vector<float> a{1.0f, 2.0f, 3.0f};
+  EXPECT_FALSE(first_mismatch(a, a).has_value());
+}
+
+TEST(Validation, ReportsFirstMismatchAndCount) {
+  std::vector<float> expected{1, 2, 3, 4, 5};
+  std::vector<float> actual{1, 2, 9, 4, 7};
+  const auto m = first_mismatch(expected, actual);
+  ASSERT_TRUE(m.has_value());
+  EXPECT_EQ(m->index, 2u);
+  EXPECT_DOUBLE_EQ(m->expected, 3.0);
+  EXPECT_DOUBLE_EQ(m->actual, 9.0);
+  EXPECT_EQ(m->mismatches, 2u);
+  EXPECT_NE(hip_lessons::describe(*m, 5).find("element 2 of 5"), std::string::npos);
+}
+
+TEST(Validation, PoisonedNaNNeverMatches) {
+  std::vector<float> expected{0.0f, 1.0f};
+  std::vector<float> actual(2);
+  std::memset(actual.data(), 0xFF, sizeof(float) * actual.size());  // what poison() writes
+  ASSERT_TRUE(std::isnan(actual[0]));
+  const auto m = first_mismatch(expected, actual, Tolerance{1e30, 1e30});
+  ASSERT_TRUE(m.has_value());
+  EXPECT_EQ(m->mismatches, 2u);
+  // NaN on the expected side does not pass either.
+  std::vector<float> nan_expected{std::numeric_limits<float>::quiet_NaN()};
+  std::vector<float> nan_actual{std::numeric_limits<float>::quiet_NaN()};
+  EXPECT_TRUE(first_mismatch(nan_expected, nan_actual).has_value());
+}
+
+TEST(Validation, ToleranceIsAbsolutePlusRelative) {
+  std::vector<double> expected{100.0};
+  EXPECT_FALSE(first_mismatch(expected, std::vector<double>{100.5}, Tolerance{0.0, 0.01}));
+  EXPECT_TRUE(first_mismatch(expected, std::vector<double>{102.0}, Tolerance{0.0, 0.01}));
+  EXPECT_FALSE(first_mismatch(expected, std::vector<double>{102.0}, Tolerance{1.0, 0.01}));
+}
+
+TEST(Validation, SizeDifferenceIsAMismatch) {
+  EXPECT_TRUE(first_mismatch(std::vector<int>{1, 2}, std::vector<int>{1}).has_value());
+}

@@ -1,0 +1,126 @@
+# Registers tests the same way for every lesson.
+#
+#   hip_lessons_add_test(NAME <name> COMMAND <cmd> [args...] LABELS <labels...>
+#                        [GPU] [TIMEOUT <seconds>])
+#       One CTest test. Exit code 77 is a skip everywhere. GPU tests take the "gpu"
+#       resource lock, so `ctest -j` never runs two of them at once.
+#
+#   hip_lessons_add_lesson(NUMBER <NN> NAME <name> SOURCES <files...>
+#                          [BENCH <file>] [CHECK_ARGS ...] [SPEED_ARGS ...]
+#                          [TOUR_ARGS ...] [TOO_LARGE_ARGS ...] [BAD_INPUT <case> "<args>" ...]
+#                          [TIMEOUT <seconds>])
+#       Builds bin/lessonNN_<name> (and bin/lessonNN_<name>_bench) and registers
+#         lessonNN.check      label gpu    : correctness on random inputs
+#         lessonNN.speed      label speed  : ratio checks (SPEED_ARGS carries thresholds)
+#         lessonNN.bench      label gpu    : a short Google Benchmark smoke run
+#         lessonNN.bad_input.*  label unit : every bad argument exits 2 with a message
+#       all with the label lessonNN. TOUR_ARGS are what ctest/quickstart.sh passes when it
+#       runs the lessons in order.
+
+set(HIP_LESSONS_EXPECT_EXIT "${CMAKE_CURRENT_LIST_DIR}/expect-exit.sh")
+set(HIP_LESSONS_LESSON_MANIFEST "${CMAKE_BINARY_DIR}/lessons.tsv")
+file(WRITE "${HIP_LESSONS_LESSON_MANIFEST}" "")
+set(CMAKE_RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
+
+function(hip_lessons_add_test)
+  if(NOT HIP_LESSONS_BUILD_TESTS)
+    return()
+  endif()
+  cmake_parse_arguments(PARSE_ARGV 0 ARG "GPU" "NAME;TIMEOUT" "COMMAND;LABELS")
+  if(NOT ARG_NAME OR NOT ARG_COMMAND)
+    message(FATAL_ERROR "hip_lessons_add_test: NAME and COMMAND are required")
+  endif()
+  if(NOT ARG_TIMEOUT)
+    set(ARG_TIMEOUT 300)
+  endif()
+  add_test(NAME ${ARG_NAME} COMMAND ${ARG_COMMAND})
+  set_tests_properties(${ARG_NAME} PROPERTIES
+    LABELS "${ARG_LABELS}" SKIP_RETURN_CODE 77 TIMEOUT ${ARG_TIMEOUT})
+  if(ARG_GPU)
+    set_tests_properties(${ARG_NAME} PROPERTIES RESOURCE_LOCK gpu)
+  endif()
+endfunction()
+
+# Arguments every lesson must refuse with exit 2, before touching the GPU.
+set(HIP_LESSONS_COMMON_BAD_INPUT
+  size_zero          "--size 0"
+  size_negative      "--size -5"
+  size_not_a_number  "--size abc"
+  size_trailing_junk "--size 12abc"
+  size_overflow      "--size 99999999999999999999999"
+  size_absurd        "--size 2^62"
+  size_missing_value "--size"
+  repeat_zero        "--repeat 0"
+  repeat_not_a_number "--repeat many"
+  seed_negative      "--seed -1"
+  device_negative    "--device -1"
+  unknown_flag       "--no-such-flag"
+  stray_argument     "surplus"
+  json_unwritable    "--json /nonexistent-directory/report.json")
+
+function(hip_lessons_add_lesson)
+  cmake_parse_arguments(PARSE_ARGV 0 ARG "" "NUMBER;NAME;BENCH;TIMEOUT"
+    "SOURCES;CHECK_ARGS;SPEED_ARGS;TOUR_ARGS;TOO_LARGE_ARGS;BAD_INPUT")
+  if(NOT ARG_NUMBER OR NOT ARG_NAME OR NOT ARG_SOURCES)
+    message(FATAL_ERROR "hip_lessons_add_lesson: NUMBER, NAME and SOURCES are required")
+  endif()
+  if(NOT ARG_TIMEOUT)
+    set(ARG_TIMEOUT 300)
+  endif()
+  set(lesson "lesson${ARG_NUMBER}")
+  set(target "${lesson}_${ARG_NAME}")
+  hip_lessons_add_executable(${target} SOURCES ${ARG_SOURCES})
+  file(APPEND "${HIP_LESSONS_LESSON_MANIFEST}"
+    "${ARG_NUMBER}_${ARG_NAME}\t${CMAKE_BINARY_DIR}/bin/${target}\t${ARG_TOUR_ARGS}\n")
+
+  hip_lessons_add_test(NAME ${lesson}.check COMMAND ${target} --check ${ARG_CHECK_ARGS}
+    LABELS gpu ${lesson} GPU TIMEOUT ${ARG_TIMEOUT})
+  if(ARG_SPEED_ARGS)
+    hip_lessons_add_test(NAME ${lesson}.speed COMMAND ${target} --speed-check ${ARG_SPEED_ARGS}
+      LABELS speed ${lesson} GPU TIMEOUT ${ARG_TIMEOUT})
+  endif()
+
+  set(cases ${HIP_LESSONS_COMMON_BAD_INPUT} ${ARG_BAD_INPUT})
+  list(LENGTH cases count)
+  math(EXPR last "${count} - 1")
+  foreach(i RANGE 0 ${last} 2)
+    math(EXPR j "${i} + 1")
+    list(GET cases ${i} case_name)
+    list(GET cases ${j} case_args)
+    string(REPLACE " " ";" case_args "${case_args}")
+    hip_lessons_add_test(NAME ${lesson}.bad_input.${case_name}
+      COMMAND bash ${HIP_LESSONS_EXPECT_EXIT} 2 -- $<TARGET_FILE:${target}> ${case_args}
+      LABELS unit ${lesson} TIMEOUT 60)
+  endforeach()
+  # These two need a device to know the answer; without one they are skips.
+  hip_lessons_add_test(NAME ${lesson}.bad_input.device_does_not_exist
+    COMMAND bash ${HIP_LESSONS_EXPECT_EXIT} 2 -- $<TARGET_FILE:${target}> --device 99
+    LABELS gpu ${lesson} GPU TIMEOUT 60)
+  if(ARG_TOO_LARGE_ARGS)
+    hip_lessons_add_test(NAME ${lesson}.bad_input.larger_than_device_memory
+      COMMAND bash ${HIP_LESSONS_EXPECT_EXIT} 2 -- $<TARGET_FILE:${target}> ${ARG_TOO_LARGE_ARGS}
+      LABELS gpu ${lesson} GPU TIMEOUT 60)
+  endif()
+
+  if(ARG_BENCH AND HIP_LESSONS_BUILD_BENCHMARKS)
+    hip_lessons_add_executable(${target}_bench SOURCES ${ARG_BENCH})
+    target_link_libraries(${target}_bench PRIVATE benchmark::benchmark)
+    hip_lessons_add_test(NAME ${lesson}.bench
+      COMMAND ${target}_bench --benchmark_min_time=0.01
+              --benchmark_out=${CMAKE_BINARY_DIR}/results/${target}_bench.json
+              --benchmark_out_format=json
+      LABELS gpu ${lesson} GPU TIMEOUT ${ARG_TIMEOUT})
+  endif()
+endfunction()
+
+#   hip_lessons_threshold(<NAME> <nvidia-default> <amd-default> "<what it bounds>")
+#       A speed-check threshold as the cache variable HIP_LESSONS_<NAME>, defaulting per
+#       platform; override at configure time with -DHIP_LESSONS_<NAME>=value.
+function(hip_lessons_threshold name nvidia_default amd_default doc)
+  if(HIP_LESSONS_PLATFORM_RESOLVED STREQUAL "amd")
+    set(default "${amd_default}")
+  else()
+    set(default "${nvidia_default}")
+  endif()
+  set(HIP_LESSONS_${name} "${default}" CACHE STRING "Speed-check threshold: ${doc}")
+endfunction()

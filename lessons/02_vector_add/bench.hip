@@ -1,0 +1,67 @@
+/// \file lessons/02_vector_add/bench.hip
+/// \brief Google Benchmark cases of lesson 02: each variant, and the copy, over 2^16..2^28.
+#include <hip/hip_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+
+#include "hip_lessons/bench.hpp"
+#include "hip_lessons/buffers.hpp"
+#include "hip_lessons/device.hpp"
+#include "hip_lessons/validation.hpp"
+#include "kernels.hpp"
+
+namespace hl = hip_lessons;
+
+namespace {
+
+struct Arrays {
+  hl::DeviceBuffer<float> a, b, c;
+  explicit Arrays(std::size_t n) : a(n), b(n), c(n) {
+    std::vector<float> host(n);
+    hl::fill_uniform(host, 1);
+    a.upload(host);
+    b.upload(host);
+  }
+};
+
+void vector_add_case(benchmark::State& state, vector_add::Variant variant) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  const hl::Device device = hl::open_device(0);
+  Arrays arrays(n);
+  hl::GpuStream stream;
+  const unsigned int block = 256;
+  const auto grid_stride_blocks = static_cast<unsigned int>(
+      device.compute_units() * std::max(1, device.props.maxThreadsPerMultiProcessor / 256));
+  hl::time_iterations(state, stream, [&] {
+    vector_add::launch(variant, arrays.a.data(), arrays.b.data(), arrays.c.data(), n, block,
+                       grid_stride_blocks, stream);
+  });
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * 3 * n * sizeof(float)));
+  state.SetLabel(vector_add::name(variant));
+}
+
+void copy_case(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  hl::open_device(0);
+  Arrays arrays(n);
+  hl::GpuStream stream;
+  hl::time_iterations(state, stream, [&] {
+    HIP_CHECK(hipMemcpyAsync(arrays.c.data(), arrays.a.data(), n * sizeof(float),
+                             hipMemcpyDeviceToDevice, stream));
+  });
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * 2 * n * sizeof(float)));
+}
+
+}  // namespace
+
+BENCHMARK_CAPTURE(vector_add_case, one_element_per_thread,
+                  vector_add::Variant::kOneElementPerThread)
+    ->RangeMultiplier(4)->Range(1 << 16, 1 << 28)->UseManualTime();
+BENCHMARK_CAPTURE(vector_add_case, grid_stride, vector_add::Variant::kGridStride)
+    ->RangeMultiplier(4)->Range(1 << 16, 1 << 28)->UseManualTime();
+BENCHMARK_CAPTURE(vector_add_case, float4, vector_add::Variant::kFloat4)
+    ->RangeMultiplier(4)->Range(1 << 16, 1 << 28)->UseManualTime();
+BENCHMARK(copy_case)->RangeMultiplier(4)->Range(1 << 16, 1 << 28)->UseManualTime();
+
+int main(int argc, char** argv) { return hl::benchmark_main(argc, argv); }
