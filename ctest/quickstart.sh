@@ -1,0 +1,151 @@
+#!/usr/bin/env bash
+# Quick start: set up, build, then either run the lessons in order or run the test suite.
+#
+#   ctest/quickstart.sh lessons [options] [-- extra cmake arguments]
+#   ctest/quickstart.sh test    [options] [-- extra cmake arguments]
+#
+# Options:
+#   --platform auto|amd|nvidia   GPU platform (default auto: AMD when ROCm sees an AMD GPU,
+#                                else NVIDIA when nvcc exists, else AMD via Debian's hipcc)
+#   --build-dir DIR              build directory (default build/<platform>)
+#   --ctest "ARGS"               extra ctest arguments for 'test', e.g. --ctest "-LE speed"
+#   --no-install                 never install packages, only print the install command
+#
+# Missing Debian packages are installed only when CMake cannot find them (as root, with
+# apt-get); otherwise the exact command is printed. A host without a package registry passes
+# its dependencies with -- -DCMAKE_PREFIX_PATH=/path/to/prefix (or the CMAKE_PREFIX_PATH
+# environment variable).
+set -euo pipefail
+
+usage() { sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; }
+
+mode=${1:-}
+case "$mode" in
+  lessons|test) shift ;;
+  -h|--help) usage; exit 0 ;;
+  *) echo "error: first argument must be 'lessons' or 'test', got '${mode}'" >&2; usage >&2; exit 2 ;;
+esac
+
+platform=auto
+build_dir=""
+ctest_args=""
+may_install=1
+cmake_args=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --platform) platform=${2:?--platform needs auto, amd or nvidia}; shift 2 ;;
+    --build-dir) build_dir=${2:?--build-dir needs a directory}; shift 2 ;;
+    --ctest) ctest_args=${2:?--ctest needs arguments}; shift 2 ;;
+    --no-install) may_install=0; shift ;;
+    --) shift; cmake_args=("$@"); break ;;
+    *) echo "error: unknown option '$1'" >&2; usage >&2; exit 2 ;;
+  esac
+done
+case "$platform" in
+  auto|amd|nvidia) ;;
+  *) echo "error: --platform '$platform' is not one of auto, amd, nvidia" >&2; exit 2 ;;
+esac
+
+source_dir=$(cd "$(dirname "$0")/.." && pwd)
+build_dir=${build_dir:-$source_dir/build/$platform}
+jobs=$(nproc 2>/dev/null || echo 2)
+
+can_install() { [ "$may_install" = 1 ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; }
+apt_updated=0
+install_packages() {
+  if can_install; then
+    echo "quickstart: installing: $*"
+    if [ "$apt_updated" = 0 ]; then apt-get update -qq; apt_updated=1; fi
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@"
+  else
+    echo "quickstart: missing: $*" >&2
+    echo "quickstart: install them with:  sudo apt-get install $*" >&2
+    echo "quickstart: (or pass a prefix that has them: -- -DCMAKE_PREFIX_PATH=...)" >&2
+    exit 1
+  fi
+}
+
+# 1. Tools: a C++ compiler, CMake, and a GPU compiler (Debian's hipcc when there is none).
+tools=()
+command -v cmake >/dev/null || tools+=(cmake)
+command -v g++ >/dev/null || command -v c++ >/dev/null || tools+=(g++)
+command -v ninja >/dev/null || tools+=(ninja-build)
+has_nvcc() { command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ] || [ -n "${CUDA_PATH:-}" ]; }
+has_hipcc() { command -v hipcc >/dev/null || [ -x /opt/rocm/bin/hipcc ] || [ -n "${ROCM_PATH:-}" ]; }
+if { [ "$platform" = amd ] && ! has_hipcc; } ||
+   { [ "$platform" = auto ] && ! has_hipcc && ! has_nvcc; }; then
+  tools+=(hipcc libamdhip64-dev)
+fi
+if [ "$platform" = nvidia ] && ! has_nvcc; then
+  echo "error: --platform nvidia needs the CUDA toolkit (nvcc); install it from NVIDIA" >&2
+  exit 1
+fi
+if [ ${#tools[@]} -gt 0 ]; then
+  # Ninja is optional: without it CMake uses Makefiles.
+  if ! can_install && [ "${tools[*]}" = "ninja-build" ]; then tools=(); else install_packages "${tools[@]}"; fi
+fi
+
+# 2. Configure; install what CMake reports missing, then configure again.
+generator=()
+if command -v ninja >/dev/null && [ ! -f "$build_dir/CMakeCache.txt" ]; then generator=(-G Ninja); fi
+configure() {
+  cmake -S "$source_dir" -B "$build_dir" "${generator[@]}" \
+    -DHIP_LESSONS_PLATFORM="$platform" ${cmake_args[@]+"${cmake_args[@]}"}
+}
+if ! configure; then
+  missing="$build_dir/missing-debian-packages.txt"
+  if [ -s "$missing" ]; then
+    # shellcheck disable=SC2046
+    install_packages $(cat "$missing")
+    configure
+  else
+    echo "error: configuring failed (see the CMake messages above)" >&2
+    exit 1
+  fi
+fi
+
+# 3. Build.
+cmake --build "$build_dir" -j "$jobs"
+
+# 4a. Run the test suite.
+if [ "$mode" = test ]; then
+  # shellcheck disable=SC2086
+  ctest --test-dir "$build_dir" --output-on-failure -j "$jobs" $ctest_args
+  exit $?
+fi
+
+# 4b. Run the lessons in order, then a summary table.
+results_dir="$build_dir/results"
+mkdir -p "$results_dir"
+failed=0
+summary=()
+while IFS=$'\t' read -r name binary tour_args; do
+  [ -n "$name" ] || continue
+  echo
+  echo "=================================================================="
+  echo "== lesson $name"
+  echo "=================================================================="
+  log="$results_dir/$name.log"
+  set +e
+  # shellcheck disable=SC2086
+  "$binary" ${tour_args//;/ } --json "$results_dir/$name.json" 2>&1 | tee "$log"
+  code=${PIPESTATUS[0]}
+  set -e
+  case "$code" in
+    0) result=pass ;;
+    77) result=skipped ;;
+    *) result="FAIL ($code)"; failed=1 ;;
+  esac
+  figure=$(grep -m1 -E '^(summary|skipped): ' "$log" | sed -E 's/^(summary|skipped): //' || true)
+  summary+=("$name"$'\t'"$result"$'\t'"${figure:-}")
+done < "$build_dir/lessons.tsv"
+
+echo
+echo "Summary ($build_dir, logs and JSON in $results_dir)"
+printf '  %-18s  %-10s  %s\n' lesson result "key figure"
+printf '  %-18s  %-10s  %s\n' ------------------ ---------- ----------
+for row in "${summary[@]}"; do
+  IFS=$'\t' read -r name result figure <<<"$row"
+  printf '  %-18s  %-10s  %s\n' "$name" "$result" "$figure"
+done
+exit $failed
