@@ -20,6 +20,7 @@
 set(HIP_LESSONS_EXPECT_EXIT "${CMAKE_CURRENT_LIST_DIR}/expect-exit.sh")
 set(HIP_LESSONS_LESSON_MANIFEST "${CMAKE_BINARY_DIR}/lessons.tsv")
 file(WRITE "${HIP_LESSONS_LESSON_MANIFEST}" "")
+file(MAKE_DIRECTORY "${CMAKE_BINARY_DIR}/results")  # benchmark smoke runs write JSON here
 set(CMAKE_RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
 
 function(hip_lessons_add_test)

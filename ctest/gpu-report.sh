@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Runs everything on the GPU at hand and collects the logs and JSON in one folder:
+# the full test suite (unit, gpu, speed, bench smoke), the lesson tour, and every lesson's
+# Google Benchmark cases with JSON output.
+#
+#   ctest/gpu-report.sh OUTDIR [--platform auto|amd|nvidia] [--deps DIR_OF_DEBS]
+#                              [--speed-runs N] [--skip-bench] [-- extra cmake arguments]
+#
+# --deps unpacks Debian .deb files (GoogleTest, Google Benchmark, CLI11, nlohmann-json) into
+# a private prefix for hosts without a package registry. --speed-runs N repeats the speed
+# label N times to measure the spread of every ratio.
+set -uo pipefail
+out=${1:?usage: gpu-report.sh OUTDIR [--platform P] [--deps DIR] [--speed-runs N] [--skip-bench]}
+shift
+platform=auto
+deps=""
+speed_runs=1
+bench=1
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --platform) platform=$2; shift 2 ;;
+    --deps) deps=$2; shift 2 ;;
+    --speed-runs) speed_runs=$2; shift 2 ;;
+    --skip-bench) bench=0; shift ;;
+    --) shift; break ;;
+    *) echo "error: unknown option '$1'" >&2; exit 2 ;;
+  esac
+done
+source_dir=$(cd "$(dirname "$0")/.." && pwd)
+mkdir -p "$out"
+cmake_args=("$@")
+if [ -n "$deps" ]; then
+  prefix=$(mktemp -d)
+  for f in "$deps"/*.deb; do dpkg -x "$f" "$prefix"; done
+  export LD_LIBRARY_PATH="$prefix/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  cmake_args+=(-DCMAKE_PREFIX_PATH="$prefix/usr")
+fi
+build="$source_dir/build/gpu-$platform"
+status=0
+
+{ nvidia-smi 2>/dev/null || rocm-smi 2>/dev/null || true; } > "$out/gpu.txt"
+
+"$source_dir/ctest/quickstart.sh" test --platform "$platform" --no-install --build-dir "$build" \
+  --ctest "--timeout 600" -- ${cmake_args[@]+"${cmake_args[@]}"} -DHIP_LESSONS_BUILD_DOCS=OFF \
+  > "$out/test.log" 2>&1 || status=1
+tail -n 25 "$out/test.log"
+
+# The speed checks again, verbosely, N times: every ratio with its threshold, and the spread.
+for ((run = 1; run <= speed_runs; run++)); do
+  ctest --test-dir "$build" -L speed -V > "$out/speed-run$run.log" 2>&1 || status=1
+  grep -E "tests passed|tests failed" "$out/speed-run$run.log" | sed "s/^/speed run $run: /"
+done
+grep -h -E '^[0-9]+: speed   ' "$out"/speed-run*.log 2>/dev/null | sed -E 's/^[0-9]+: //' \
+  | sort > "$out/speed-ratios.txt" || true
+
+"$source_dir/ctest/quickstart.sh" lessons --platform "$platform" --no-install --build-dir "$build" \
+  > "$out/lessons.log" 2>&1 || status=1
+mkdir -p "$out/results"
+cp "$build"/results/*.json "$out/results/" 2>/dev/null || true
+sed -n '/^Summary/,$p' "$out/lessons.log"
+
+if [ "$bench" = 1 ]; then
+  for binary in "$build"/bin/*_bench; do
+    name=$(basename "$binary")
+    "$binary" --benchmark_out="$out/results/$name.json" --benchmark_out_format=json \
+      > "$out/results/$name.txt" 2>&1 || status=1
+  done
+fi
+exit $status
