@@ -126,9 +126,10 @@ while IFS=$'\t' read -r name binary tour_args; do
   echo "== lesson $name"
   echo "=================================================================="
   log="$results_dir/$name.log"
+  args="${tour_args//;/ }"
   set +e
   # shellcheck disable=SC2086
-  "$binary" ${tour_args//;/ } --json "$results_dir/$name.json" 2>&1 | tee "$log"
+  { echo "\$ $(basename "$binary") $args"; "$binary" $args --json "$results_dir/$name.json" 2>&1; } | tee "$log"
   code=${PIPESTATUS[0]}
   set -e
   case "$code" in

@@ -1,0 +1,55 @@
+#!/usr/bin/env python3
+"""Pastes each lesson's real output from a `ctest/quickstart.sh lessons` log into the
+Expected output section of its README (between expected-output markers, or in place of the
+placeholder line). Usage: fill_expected_output.py --log lessons.log --lessons lessons
+[--machine "NVIDIA H200, CUDA 13.0, driver 580"]"""
+import argparse
+import pathlib
+import re
+import sys
+
+BLOCK = re.compile(r"<!-- expected-output:begin -->\n.*?<!-- expected-output:end -->\n", re.S)
+PLACEHOLDER = "<!-- expected-output: filled from the H200 run -->\n"
+
+
+def sections(log_text):
+    parts = re.split(r"^=+\n== lesson (\d\d_\w+)\n=+\n", log_text, flags=re.M)
+    found = {}
+    for name, body in zip(parts[1::2], parts[2::2]):
+        body = body.split("\nSummary (", 1)[0]
+        found[name] = body.strip("\n") + "\n"
+    return found
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--log", required=True, type=pathlib.Path)
+    parser.add_argument("--lessons", required=True, type=pathlib.Path)
+    parser.add_argument("--machine", default="NVIDIA H200, CUDA 13.0, driver 580")
+    parser.add_argument("--command-prefix", default="build/nvidia/bin/")
+    args = parser.parse_args()
+    found = sections(args.log.read_text())
+    for name, output in sorted(found.items()):
+        readme = args.lessons / name / "README.md"
+        if not readme.is_file():
+            print(f"skip {name}: no README")
+            continue
+        text = readme.read_text()
+        binary = "lesson" + name
+        block = (f"<!-- expected-output:begin -->\nA run of `{binary}` on an {args.machine} "
+                 f"(your numbers will differ; the checks should not):\n\n```text\n{output}```\n"
+                 "<!-- expected-output:end -->\n")
+        if BLOCK.search(text):
+            text = BLOCK.sub(lambda _: block, text)
+        elif PLACEHOLDER in text:
+            text = text.replace(PLACEHOLDER, block)
+        else:
+            print(f"skip {name}: no Expected output marker")
+            continue
+        readme.write_text(text)
+        print(f"filled {readme}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""Turns lesson READMEs into Doxygen pages whose code comes from the compiled sources.
+
+A README shows code like this, so it reads well on its own:
+
+    <!-- snippet: 02_vector_add/kernels.hpp correct_launch -->
+    ```cpp
+    ...the lines between the two `//! [correct_launch]` markers...
+    ```
+
+`check` fails when a README's block differs from the marked region of the source (so the
+README cannot drift from code that compiles and is tested), when a marker does not resolve,
+or when a lesson has no README. `generate` writes one page per lesson in which each such
+block is replaced by Doxygen's `\\snippet`, so the site shows the source itself.
+"""
+import argparse
+import pathlib
+import re
+import sys
+import textwrap
+
+SNIPPET = re.compile(r"<!-- snippet: (\S+) (\S+) -->\n```[a-z+]*\n(.*?)```\n", re.S)
+LESSON_LINK = re.compile(r"\]\(\.\./(\d\d)_[a-z0-9_]+/README\.md\)")
+
+
+def lesson_dirs(lessons):
+    return sorted(p for p in lessons.iterdir() if p.is_dir() and re.match(r"\d\d_", p.name))
+
+
+def marked_region(lessons, file, marker):
+    path = lessons / file
+    if not path.is_file():
+        raise ValueError(f"snippet file {file} does not exist")
+    lines = path.read_text().splitlines()
+    tag = f"//! [{marker}]"
+    where = [i for i, line in enumerate(lines) if line.strip() == tag]
+    if len(where) != 2:
+        raise ValueError(f"marker [{marker}] appears {len(where)} times in {file}, expected 2")
+    return textwrap.dedent("\n".join(lines[where[0] + 1:where[1]])) + "\n"
+
+
+def check(lessons):
+    problems = []
+    for lesson in lesson_dirs(lessons):
+        readme = lesson / "README.md"
+        if not readme.is_file():
+            problems.append(f"{lesson.name}: no README.md (every lesson needs its page)")
+            continue
+        text = readme.read_text()
+        if not text.startswith("# "):
+            problems.append(f"{readme}: the first line must be the '# Title' heading")
+        count = 0
+        for match in SNIPPET.finditer(text):
+            count += 1
+            file, marker, shown = match.groups()
+            try:
+                source = marked_region(lessons, file, marker)
+            except ValueError as error:
+                problems.append(f"{readme}: {error}")
+                continue
+            if textwrap.dedent(shown) != source:
+                problems.append(f"{readme}: the block for {file} [{marker}] differs from the "
+                                f"source; copy the marked region again")
+        if "<!-- snippet:" in text and count != text.count("<!-- snippet:"):
+            problems.append(f"{readme}: a '<!-- snippet: FILE MARKER -->' line is not followed "
+                            "by a fenced code block")
+        if "<!-- expected-output: filled from" in text:
+            problems.append(f"{readme}: Expected output still holds the placeholder")
+    return problems
+
+
+def generate(lessons, out):
+    out.mkdir(parents=True, exist_ok=True)
+    for lesson in lesson_dirs(lessons):
+        number = lesson.name[:2]
+        if not (lesson / "README.md").is_file():
+            continue  # `check` reports it
+        text = (lesson / "README.md").read_text()
+        title, _, body = text.partition("\n")
+        body = SNIPPET.sub(lambda m: f"\\snippet {m.group(1)} {m.group(2)}\n", body)
+        body = LESSON_LINK.sub(lambda m: f"](@ref lesson{m.group(1)})", body)
+        page = f"{title} {{#lesson{number}}}\n{body}"
+        (out / f"lesson{number}.md").write_text(page)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("command", choices=["check", "generate"])
+    parser.add_argument("--lessons", required=True, type=pathlib.Path)
+    parser.add_argument("--out", type=pathlib.Path)
+    args = parser.parse_args()
+    if args.command == "check":
+        problems = check(args.lessons)
+        for problem in problems:
+            print(f"error: {problem}")
+        print(f"{len(lesson_dirs(args.lessons))} lesson pages checked, {len(problems)} problem(s)")
+        return 1 if problems else 0
+    if args.out is None:
+        parser.error("generate needs --out")
+    generate(args.lessons, args.out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
