@@ -1,6 +1,7 @@
 #include "hip_lessons/report.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -107,7 +108,9 @@ void Report::table(const std::string& name, const std::string& title, const Tabl
       const std::string& cell = row[c];
       char* end = nullptr;
       const double number = std::strtod(cell.c_str(), &end);
-      if (!cell.empty() && end != nullptr && *end == '\0') {
+      const bool leading_zero = cell.size() > 1 && cell[0] == '0' && std::isdigit(
+                                    static_cast<unsigned char>(cell[1]));  // "0666" is a mode
+      if (!cell.empty() && end != nullptr && *end == '\0' && !leading_zero) {
         entry[table.headers()[c]] = number;
       } else {
         entry[table.headers()[c]] = cell;

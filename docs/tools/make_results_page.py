@@ -1,0 +1,158 @@
+#!/usr/bin/python3
+"""Builds docs/pages/results.md and its plots from a GPU run's JSON files.
+
+Input: a folder with each lesson's `--json` report (NN_name.json) and each benchmark
+binary's Google Benchmark JSON (lessonNN_name_bench.json), as written by
+ctest/gpu-report.sh. Output: one PNG plot per benchmark binary (a line per benchmark
+family, against its size/count argument) in --plots, and a Markdown page with the GPU, every
+lesson's tables, and the plots.
+
+    make_results_page.py --input RESULTS_DIR --page docs/pages/results.md --plots docs/results
+"""
+import argparse
+import collections
+import json
+import pathlib
+import re
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402  (after the backend is chosen)
+
+
+# Lesson 01's set-up tables describe the machine, not measurements.
+SETUP_TABLES = {"versions", "environment", "device_nodes"}
+
+
+def load(path):
+    with open(path) as handle:
+        return json.load(handle)
+
+
+def benchmark_series(document):
+    """Groups Google Benchmark rows into {family: [(argument, value)]} and names the value."""
+    series = collections.defaultdict(list)
+    unit = "time per iteration (us)"
+    for row in document.get("benchmarks", []):
+        if row.get("run_type") == "aggregate":
+            continue
+        parts = row["name"].replace("/manual_time", "").split("/")
+        numbers = [p for p in parts if re.fullmatch(r"\d+", p)]
+        if not numbers:
+            continue
+        argument = int(numbers[-1])
+        family = "/".join(p for p in parts if p != numbers[-1])
+        if "bytes_per_second" in row:
+            value = row["bytes_per_second"] / 1e12
+            unit = "bandwidth (TB/s, 10^12 bytes/s)"
+        elif "per_item_us" in row:
+            value = row["per_item_us"]
+            unit = "time per item (us)"
+        else:
+            scale = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}[row.get("time_unit", "ns")]
+            value = row["real_time"] * scale
+        series[family].append((argument, value))
+    return series, unit
+
+
+def plot_benchmark(name, document, plots_dir):
+    series, unit = benchmark_series(document)
+    if not series:
+        return None
+    figure, axes = plt.subplots(figsize=(7, 4.2))
+    for family, points in sorted(series.items()):
+        points.sort()
+        axes.plot([p[0] for p in points], [p[1] for p in points], marker="o", label=family)
+    axes.set_xscale("log", base=2)
+    if "time" in unit:
+        axes.set_yscale("log")
+    axes.set_xlabel("benchmark argument (elements, kernels or streams)")
+    axes.set_ylabel(unit)
+    axes.set_title(name)
+    axes.grid(True, which="both", alpha=0.3)
+    axes.legend(fontsize=7)
+    figure.tight_layout()
+    path = plots_dir / f"{name}.png"
+    figure.savefig(path, dpi=110)
+    plt.close(figure)
+    return path
+
+
+def markdown_table(rows):
+    if not rows:
+        return ""
+    headers = list(rows[0].keys())
+    lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
+    for row in rows:
+        cells = []
+        for h in headers:
+            value = row.get(h, "")
+            if isinstance(value, float):
+                value = int(value) if value.is_integer() else float(f"{value:.4g}")
+            cells.append(str(value))
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--input", required=True, type=pathlib.Path)
+    parser.add_argument("--page", required=True, type=pathlib.Path)
+    parser.add_argument("--plots", required=True, type=pathlib.Path)
+    parser.add_argument("--gpu", default="", help="text describing the GPU and software")
+    args = parser.parse_args()
+    args.plots.mkdir(parents=True, exist_ok=True)
+
+    lessons = sorted(args.input.glob("[0-9][0-9]_*.json"))
+    benches = sorted(args.input.glob("lesson*_bench.json"))
+    if not lessons and not benches:
+        print(f"error: no lesson or benchmark JSON in {args.input}", file=sys.stderr)
+        return 2
+
+    out = ["# Results {#results}", ""]
+    out.append("Measured by `ctest/gpu-report.sh` (the lesson tour with `--json`, then every "
+               "lesson's Google Benchmark cases). Regenerate for your GPU with the commands at "
+               "the end of this page.")
+    if args.gpu:
+        out += ["", f"GPU and software: {args.gpu}."]
+    out.append("")
+    for path in lessons:
+        report = load(path)
+        out.append(f"## Lesson {path.stem.replace('_', ' ', 1)}")
+        out.append("")
+        if report.get("summary"):
+            out.append(f"Summary: {report['summary']}.")
+            out.append("")
+        for name, rows in report.get("tables", {}).items():
+            if name in SETUP_TABLES:
+                continue
+            out.append(f"**{name}**")
+            out.append("")
+            out.append(markdown_table(rows))
+        checks = [c for c in report.get("checks", []) if c.get("kind") == "speed"]
+        for check in checks:
+            out.append(f"- speed check {check['name']}: {check['ratio']:.2f} "
+                       f"(needs {check['comparison']} {check['threshold']:.2f})")
+        out.append("")
+    if benches:
+        out.append("## Benchmarks")
+        out.append("")
+        for path in benches:
+            plot = plot_benchmark(path.stem, load(path), args.plots)
+            if plot:
+                out.append(f"![{path.stem}]({plot.name})")
+                out.append("")
+    out.append("## Regenerating this page for your GPU")
+    out.append("")
+    out.append("```sh\nctest/gpu-report.sh /tmp/report\n"
+               "python3 docs/tools/make_results_page.py --input /tmp/report/results \\\n"
+               "    --page docs/pages/results.md --plots docs/results --gpu \"your GPU\"\n```")
+    args.page.write_text("\n".join(out) + "\n")
+    print(f"wrote {args.page} ({len(lessons)} lessons, {len(benches)} benchmark files)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
