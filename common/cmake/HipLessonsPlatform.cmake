@@ -80,6 +80,7 @@ elseif(HIP_LESSONS_PLATFORM_RESOLVED STREQUAL "nvidia")
     # Before /usr/include, so a Debian HIP install beside CUDA does not shadow the layer.
     target_include_directories(hip_lessons_platform BEFORE INTERFACE "${_hl_layer}")
     set(HIP_LESSONS_HIP_HEADERS "project layer common/hip_on_cuda")
+    set(HIP_LESSONS_HIP_ON_CUDA TRUE)
   endif()
   target_link_libraries(hip_lessons_platform INTERFACE CUDA::cudart)
   set(HIP_LESSONS_GPU_LANGUAGE CUDA)
