@@ -22,6 +22,11 @@ set(HIP_LESSONS_LESSON_MANIFEST "${CMAKE_BINARY_DIR}/lessons.tsv")
 file(WRITE "${HIP_LESSONS_LESSON_MANIFEST}" "")
 file(MAKE_DIRECTORY "${CMAKE_BINARY_DIR}/results")  # benchmark smoke runs write JSON here
 set(CMAKE_RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
+if(HIP_LESSONS_PLATFORM_RESOLVED STREQUAL "nvidia")
+  get_filename_component(_hl_cuda_bin "${CMAKE_CUDA_COMPILER}" DIRECTORY)
+  find_program(HIP_LESSONS_COMPUTE_SANITIZER compute-sanitizer HINTS "${_hl_cuda_bin}"
+    DOC "compute-sanitizer for the 'sanitize' test label")
+endif()
 
 function(hip_lessons_add_test)
   if(NOT HIP_LESSONS_BUILD_TESTS)
@@ -61,7 +66,7 @@ set(HIP_LESSONS_COMMON_BAD_INPUT
 
 function(hip_lessons_add_lesson)
   cmake_parse_arguments(PARSE_ARGV 0 ARG "" "NUMBER;NAME;BENCH;TIMEOUT"
-    "SOURCES;CHECK_ARGS;SPEED_ARGS;TOUR_ARGS;TOO_LARGE_ARGS;BAD_INPUT")
+    "SOURCES;CHECK_ARGS;SPEED_ARGS;TOUR_ARGS;TOO_LARGE_ARGS;BAD_INPUT;SANITIZE_ARGS")
   if(NOT ARG_NUMBER OR NOT ARG_NAME OR NOT ARG_SOURCES)
     message(FATAL_ERROR "hip_lessons_add_lesson: NUMBER, NAME and SOURCES are required")
   endif()
@@ -102,6 +107,27 @@ function(hip_lessons_add_lesson)
       COMMAND bash ${HIP_LESSONS_EXPECT_EXIT} 2 -- $<TARGET_FILE:${target}> ${ARG_TOO_LARGE_ARGS}
       LABELS gpu ${lesson} GPU TIMEOUT 60)
   endif()
+
+  # compute-sanitizer runs (label sanitize): memory errors, races, barrier misuse and reads
+  # of uninitialized device memory. SANITIZE_ARGS picks a small run (default: --check).
+  if(NOT ARG_SANITIZE_ARGS)
+    set(ARG_SANITIZE_ARGS --check)
+  endif()
+  foreach(tool IN ITEMS memcheck racecheck synccheck initcheck)
+    if(HIP_LESSONS_COMPUTE_SANITIZER)
+      set(command ${HIP_LESSONS_COMPUTE_SANITIZER} --tool ${tool} --error-exitcode 1
+                  $<TARGET_FILE:${target}> ${ARG_SANITIZE_ARGS})
+    else()
+      set(command ${CMAKE_COMMAND} -E echo
+                  "skipped: compute-sanitizer not found (NVIDIA only; part of the CUDA toolkit)")
+    endif()
+    hip_lessons_add_test(NAME ${lesson}.sanitize.${tool} COMMAND ${command}
+      LABELS sanitize ${lesson} GPU TIMEOUT 900)
+    if(NOT HIP_LESSONS_COMPUTE_SANITIZER)
+      # `cmake -E echo` exits 0; make the missing tool an honest skip.
+      set_tests_properties(${lesson}.sanitize.${tool} PROPERTIES SKIP_REGULAR_EXPRESSION "skipped: ")
+    endif()
+  endforeach()
 
   if(ARG_BENCH AND HIP_LESSONS_BUILD_BENCHMARKS)
     hip_lessons_add_executable(${target}_bench SOURCES ${ARG_BENCH})

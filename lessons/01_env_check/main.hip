@@ -46,8 +46,13 @@ void report_versions(hl::Report& report) {
   };
   hl::Table table({"item", "value"});
   table.add_row({"built for", hl::kVendor});
+#if defined(HIP_LESSONS_HIP_ON_CUDA)
+  const std::string headers = " (the project's HIP-on-CUDA layer)";
+#else
+  const std::string headers = "";
+#endif
   table.add_row({"HIP headers version", std::to_string(HIP_VERSION_MAJOR) + "." +
-                                            std::to_string(HIP_VERSION_MINOR)});
+                                            std::to_string(HIP_VERSION_MINOR) + headers});
   table.add_row({"runtime version", shown(runtime_status, runtime)});
   table.add_row({"driver version", shown(driver_status, driver)});
   report.table("versions", "Build, runtime and driver", table);
