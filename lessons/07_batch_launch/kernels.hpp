@@ -1,0 +1,186 @@
+/// \file lessons/07_batch_launch/kernels.hpp
+/// \brief The segmented vector add of lesson 07, done four ways, and how each is launched.
+///
+/// A batch is `count` independent segments c = a + b of `n` elements each. The same device
+/// routine (add_elements) does the arithmetic in every method; the methods differ only in how
+/// the work reaches the GPU: one launch per segment, a graph of those launches, one fused
+/// launch over all segments, or a persistent kernel that pulls segments from a queue.
+/// Shared by the lesson driver (main.hip) and its benchmarks (bench.hip).
+#pragma once
+
+#include <hip/hip_runtime.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <utility>
+#include <vector>
+
+#include "hip_lessons/hip_check.hpp"
+
+namespace batch {
+
+/// One unit of work: c[i] = a[i] + b[i] for i < n. Passed by value to the per-segment kernel,
+/// and stored in a device-side table for the fused and persistent kernels, so segments may
+/// live anywhere and have any length.
+struct Segment {
+  const float* a;
+  const float* b;
+  float* c;
+  std::size_t n;
+};
+
+//! [add_elements]
+// The arithmetic all methods share: this thread's elements of one segment, `stride` apart.
+__device__ inline void add_elements(const Segment& s, std::size_t first, std::size_t stride) {
+  for (std::size_t i = first; i < s.n; i += stride) s.c[i] = s.a[i] + s.b[i];
+}
+//! [add_elements]
+
+/// A kernel that does nothing: what is left is the cost of launching it.
+__global__ void empty_kernel() {}
+
+//! [per_segment]
+// Method 1 (and, captured, method 2): one launch per segment.
+__global__ void add_segment(Segment s) {
+  add_elements(s, static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x,
+               static_cast<std::size_t>(gridDim.x) * blockDim.x);
+}
+//! [per_segment]
+
+//! [fused]
+// Method 3: one launch for the whole batch. Block v of the batch works on segment
+// v / blocks_per_segment; the loop over v lets a grid smaller than the batch cover it.
+__global__ void add_segments_fused(const Segment* segments, unsigned int count,
+                                   unsigned int blocks_per_segment) {
+  const std::size_t batch_blocks = static_cast<std::size_t>(count) * blocks_per_segment;
+  const std::size_t segment_stride = static_cast<std::size_t>(blocks_per_segment) * blockDim.x;
+  for (std::size_t v = blockIdx.x; v < batch_blocks; v += gridDim.x) {
+    add_elements(segments[v / blocks_per_segment],
+                 (v % blocks_per_segment) * blockDim.x + threadIdx.x, segment_stride);
+  }
+}
+//! [fused]
+
+//! [persistent]
+// Method 4: a grid that fits on the device at once stays resident and takes work items from a
+// queue in device memory (an atomic counter) until it is empty: one launch, and the blocks
+// balance the work among themselves.
+__global__ void add_segments_persistent(const Segment* segments, unsigned int count,
+                                        unsigned int* next_item) {
+  __shared__ unsigned int item;
+  for (;;) {
+    if (threadIdx.x == 0) item = atomicAdd(next_item, 1u);
+    __syncthreads();
+    const unsigned int k = item;
+    __syncthreads();         // every thread has read `item` before thread 0 takes the next one
+    if (k >= count) return;  // the same k for the whole block: all threads leave together
+    add_elements(segments[k], threadIdx.x, blockDim.x);
+  }
+}
+//! [persistent]
+
+/// Blocks that give each of \p items its own thread.
+inline unsigned int blocks_for(std::size_t items, unsigned int block) {
+  return static_cast<unsigned int>((items + block - 1) / block);
+}
+
+/// Method 1: one launch per segment, each checked.
+inline void launch_individually(const std::vector<Segment>& segments, unsigned int block,
+                                hipStream_t stream) {
+  for (const Segment& s : segments) {
+    hipLaunchKernelGGL(add_segment, dim3(blocks_for(s.n, block)), dim3(block), 0, stream, s);
+    HIP_CHECK_LAUNCH();
+  }
+}
+
+/// Largest grid of the fused launch; a bigger batch is covered by the kernel's loop.
+constexpr unsigned int kMaxFusedGrid = 1u << 20;
+
+/// Method 3: one launch over the \p count segments of \p table (device memory), each of at
+/// most \p segment_elements elements.
+inline void launch_fused(const Segment* table, unsigned int count, std::size_t segment_elements,
+                         unsigned int block, hipStream_t stream) {
+  const unsigned int per_segment = blocks_for(segment_elements, block);
+  const std::size_t batch_blocks = static_cast<std::size_t>(count) * per_segment;
+  const auto grid = static_cast<unsigned int>(std::min<std::size_t>(batch_blocks, kMaxFusedGrid));
+  hipLaunchKernelGGL(add_segments_fused, dim3(grid), dim3(block), 0, stream, table, count,
+                     per_segment);
+  HIP_CHECK_LAUNCH();
+}
+
+/// The persistent grid: as many blocks as the device keeps resident at once (lesson 04).
+inline unsigned int persistent_grid(unsigned int block, int compute_units) {
+  int per_cu = 0;
+  HIP_CHECK(hipOccupancyMaxActiveBlocksPerMultiprocessor(
+      &per_cu, reinterpret_cast<const void*>(add_segments_persistent), static_cast<int>(block), 0));
+  return static_cast<unsigned int>(std::max(per_cu, 1) * compute_units);
+}
+
+/// Method 4: empty the queue (reset the counter), then one persistent launch.
+inline void launch_persistent(const Segment* table, unsigned int count, unsigned int* counter,
+                              unsigned int grid, unsigned int block, hipStream_t stream) {
+  HIP_CHECK(hipMemsetAsync(counter, 0, sizeof(unsigned int), stream));
+  hipLaunchKernelGGL(add_segments_persistent, dim3(grid), dim3(block), 0, stream, table, count,
+                     counter);
+  HIP_CHECK_LAUNCH();
+}
+
+/// An instantiated graph and the graph it came from; destroyed with its owner. Move-only.
+class Graph {
+ public:
+  Graph() = default;
+  ~Graph() { release(); }
+  Graph(Graph&& other) noexcept
+      : graph_(std::exchange(other.graph_, nullptr)), exec_(std::exchange(other.exec_, nullptr)) {}
+  Graph& operator=(Graph&& other) noexcept {
+    if (this != &other) {
+      release();
+      graph_ = std::exchange(other.graph_, nullptr);
+      exec_ = std::exchange(other.exec_, nullptr);
+    }
+    return *this;
+  }
+  Graph(const Graph&) = delete;
+  Graph& operator=(const Graph&) = delete;
+
+  //! [capture]
+  /// Records what \p enqueue puts on \p stream (nothing runs), then instantiates it: the
+  /// runtime validates and prepares the whole batch once, so each replay is one call.
+  template <class Work>
+  static Graph capture(hipStream_t stream, Work&& enqueue) {
+    Graph g;
+    HIP_CHECK(hipStreamBeginCapture(stream, hipStreamCaptureModeGlobal));
+    try {
+      enqueue();
+    } catch (...) {
+      hipGraph_t partial = nullptr;  // leave the stream usable, then report the first error
+      (void)hipStreamEndCapture(stream, &partial);
+      if (partial != nullptr) (void)hipGraphDestroy(partial);
+      throw;
+    }
+    HIP_CHECK(hipStreamEndCapture(stream, &g.graph_));
+    char log[256] = {};
+    hipGraphNode_t error_node = nullptr;
+    HIP_CHECK(hipGraphInstantiate(&g.exec_, g.graph_, &error_node, log, sizeof log));
+    return g;
+  }
+  //! [capture]
+
+  /// Replays the whole batch on \p stream with one call.
+  void launch(hipStream_t stream) const { HIP_CHECK(hipGraphLaunch(exec_, stream)); }
+
+  hipGraph_t graph() const noexcept { return graph_; }
+  hipGraphExec_t exec() const noexcept { return exec_; }
+
+ private:
+  void release() noexcept {
+    if (exec_ != nullptr) (void)hipGraphExecDestroy(exec_);
+    if (graph_ != nullptr) (void)hipGraphDestroy(graph_);
+    exec_ = nullptr;
+    graph_ = nullptr;
+  }
+  hipGraph_t graph_ = nullptr;
+  hipGraphExec_t exec_ = nullptr;
+};
+
+}  // namespace batch
