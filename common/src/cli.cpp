@@ -152,6 +152,14 @@ void LessonCli::add_choice(const std::string& flag, std::string& value, const st
   });
 }
 
+void LessonCli::add_text(const std::string& flag, std::string& value, const std::string& help,
+                         std::function<void(const std::string&)> validate) {
+  impl_->app.add_option(flag, value, help);
+  impl_->conversions.push_back([&value, validate = std::move(validate)] {
+    if (!value.empty()) validate(value);
+  });
+}
+
 void LessonCli::add_flag(const std::string& flag, bool& value, const std::string& help) {
   impl_->app.add_flag(flag, value, help);
 }

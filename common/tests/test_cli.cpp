@@ -119,3 +119,21 @@ TEST(LessonCliTest, LessonOptionsAreValidated) {
     EXPECT_NE(err.find(bad[1]), std::string::npos) << err;
   }
 }
+
+TEST(LessonCliTest, TextOptionsAreValidatedAtParseTime) {
+  auto validate = [](const std::string& text) {
+    if (text.rfind("0x", 0) != 0) throw UsageError("--mask '" + text + "' is not a hex mask");
+  };
+  std::string mask;
+  LessonCli good("lesson", "test", 1024);
+  good.add_text("--mask", mask, "mask", validate);
+  ASSERT_EQ(parse(good, {"--mask", "0xff"}), -1);
+  EXPECT_EQ(mask, "0xff");
+
+  std::string other;
+  LessonCli bad("lesson", "test", 1024);
+  bad.add_text("--mask", other, "mask", validate);
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(parse(bad, {"--mask", "zz"}), 2);
+  EXPECT_NE(testing::internal::GetCapturedStderr().find("'zz'"), std::string::npos);
+}

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -49,6 +50,10 @@ class LessonCli {
   /// A string option restricted to \p choices.
   void add_choice(const std::string& flag, std::string& value, const std::string& help,
                   std::vector<std::string> choices);
+  /// A free-text option (a mask, a list). \p validate is called with the text after parsing
+  /// and throws UsageError when it is malformed, so bad text exits 2 before any GPU work.
+  void add_text(const std::string& flag, std::string& value, const std::string& help,
+                std::function<void(const std::string&)> validate);
   /// A switch without value.
   void add_flag(const std::string& flag, bool& value, const std::string& help);
 

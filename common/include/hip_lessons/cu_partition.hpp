@@ -356,19 +356,21 @@ inline void check(CUresult result, const char* call, const char* file, int line)
   }
   throw HipError(call, file, line, name, text, static_cast<int>(result));
 }
-#define HIP_LESSONS_CU_CHECK(call) \
-  ::hip_lessons::green_context::check((call), #call, __FILE__, __LINE__)
+/// Checks a driver call; \p name is the driver function, for the message.
+#define HIP_LESSONS_CU_CHECK(name, call) \
+  ::hip_lessons::green_context::check((call), name, __FILE__, __LINE__)
 
 /// The SM resource of the whole device, the input of every split.
 inline CUdevResource device_sms(CUdevice device) {
   CUdevResource whole{};
-  HIP_LESSONS_CU_CHECK(api().device_get_dev_resource(device, &whole, CU_DEV_RESOURCE_TYPE_SM));
+  HIP_LESSONS_CU_CHECK("cuDeviceGetDevResource",
+                       api().device_get_dev_resource(device, &whole, CU_DEV_RESOURCE_TYPE_SM));
   return whole;
 }
 
 inline CUdevice driver_device(int index) {
   CUdevice device = 0;
-  HIP_LESSONS_CU_CHECK(api().device_get(&device, index));
+  HIP_LESSONS_CU_CHECK("cuDeviceGet", api().device_get(&device, index));
   return device;
 }
 #endif  // CUDA_VERSION >= 12050
@@ -467,14 +469,16 @@ struct DevicePartition {
 /// Builds the streams (internal: keeps the platform code in one place).
 struct PartitionFactory {
 #if defined(__HIP_PLATFORM_AMD__)
-  //! [amd_cu_mask_stream]
+  /// A stream on the CUs of \p mask (AMD), with the mask that applies read back.
   static CuPartitionStream masked_stream(const Device& device, const CuMask& mask, int requested) {
     const auto words = static_cast<std::size_t>((device.compute_units() + 31) / 32);
     const CuMask request = mask.resized(words);
     CuPartitionStream s;
-    // One bit per compute unit, 32 per uint32_t; the first argument after the stream is
-    // the number of 32-bit words, not of bits.
-    HIP_CHECK(hipExtStreamCreateWithCUMask(&s.stream_, static_cast<std::uint32_t>(request.words.size()),
+    //! [amd_cu_mask_stream]
+    // One bit per compute unit, 32 per uint32_t; the argument after the stream is the
+    // number of 32-bit words, not of bits.
+    HIP_CHECK(hipExtStreamCreateWithCUMask(&s.stream_,
+                                           static_cast<std::uint32_t>(request.words.size()),
                                            request.words.data()));
     // What applies: the stream's mask ANDed with ROC_GLOBAL_CU_MASK when that is set.
     std::vector<std::uint32_t> applied(kMaxMaskUnits / 32, 0u);
@@ -489,17 +493,20 @@ struct PartitionFactory {
     return s;
   }
 #elif CUDA_VERSION >= 12050
-  //! [nvidia_green_context_stream]
+  /// A stream in a new green context that owns the SMs of \p sms (NVIDIA).
   static CuPartitionStream green_stream(CUdevice device, CUdevResource sms, int requested) {
     CuPartitionStream s;
+    //! [nvidia_green_context_stream]
     CUdevResourceDesc desc = nullptr;
-    HIP_LESSONS_CU_CHECK(green_context::api().dev_resource_generate_desc(&desc, &sms, 1));
+    const green_context::Api& cu = green_context::api();
+    HIP_LESSONS_CU_CHECK("cuDevResourceGenerateDesc", cu.dev_resource_generate_desc(&desc, &sms, 1));
     // CU_GREEN_CTX_DEFAULT_STREAM is required by the driver API.
-    HIP_LESSONS_CU_CHECK(green_context::api().green_ctx_create(&s.green_, desc, device,
-                                                               CU_GREEN_CTX_DEFAULT_STREAM));
+    HIP_LESSONS_CU_CHECK("cuGreenCtxCreate",
+                         cu.green_ctx_create(&s.green_, desc, device, CU_GREEN_CTX_DEFAULT_STREAM));
+    // The stream must be non-blocking; 0 is the default priority.
     CUstream stream = nullptr;
-    HIP_LESSONS_CU_CHECK(green_context::api().green_ctx_stream_create(&stream, s.green_,
-                                                                      CU_STREAM_NON_BLOCKING, 0));
+    HIP_LESSONS_CU_CHECK("cuGreenCtxStreamCreate",
+                         cu.green_ctx_stream_create(&stream, s.green_, CU_STREAM_NON_BLOCKING, 0));
     // A CUstream is a cudaStream_t is a hipStream_t here: HIP launches and events use it.
     s.stream_ = stream;
     //! [nvidia_green_context_stream]
@@ -534,16 +541,18 @@ struct PartitionFactory {
     unsigned int created = static_cast<unsigned int>(groups);
     // Splits off `groups` disjoint SM sets of at least units_each SMs each; the driver
     // rounds the count up to its minimum and alignment (see partition_rules()).
-    HIP_LESSONS_CU_CHECK(green_context::api().dev_sm_resource_split_by_count(
-        parts.data(), &created, &whole, &remaining, 0, static_cast<unsigned int>(units_each)));
+    HIP_LESSONS_CU_CHECK("cuDevSmResourceSplitByCount",
+                         green_context::api().dev_sm_resource_split_by_count(
+                             parts.data(), &created, &whole, &remaining, 0,
+                             static_cast<unsigned int>(units_each)));
     //! [nvidia_split]
     if (created < static_cast<unsigned int>(groups)) {
       throw UsageError(std::to_string(groups) + " partition(s) of " + std::to_string(units_each) +
                        " SMs do not fit: the driver rounds a request up to its granularity (minimum " +
                        std::to_string(whole.sm.minSmPartitionSize) + ", multiples of " +
                        std::to_string(whole.sm.smCoscheduledAlignment) + ") and could make only " +
-                       std::to_string(created) + " of the " + std::to_string(whole.sm.smCount) +
-                       " SMs");
+                       std::to_string(created) + " such partition(s) from the device's " +
+                       std::to_string(whole.sm.smCount) + " SMs");
     }
     for (CUdevResource& part : parts) {
       result.groups.push_back(green_stream(dev, part, units_each));
