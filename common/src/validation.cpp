@@ -8,7 +8,9 @@ namespace hip_lessons {
 std::uint64_t random_seed() {
   std::random_device device;
   // Two draws: random_device yields 32 bits at a time.
-  return (static_cast<std::uint64_t>(device()) << 32) ^ device();
+  // 63 bits, so every printed seed is accepted back by --seed (a signed 64-bit count).
+  const std::uint64_t bits = (static_cast<std::uint64_t>(device()) << 32) ^ device();
+  return bits & 0x7FFFFFFFFFFFFFFFull;
 }
 
 void fill_uniform(std::vector<float>& values, std::uint64_t seed, float lo, float hi) {

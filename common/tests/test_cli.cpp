@@ -62,6 +62,10 @@ TEST(LessonCliTest, DrawsASeedWhenNoneIsGiven) {
   ASSERT_EQ(parse(a, {}), -1);
   ASSERT_EQ(parse(b, {}), -1);
   EXPECT_NE(a.seed(), b.seed());
+  // A drawn seed must be accepted back by --seed, or runs could not be reproduced.
+  LessonCli again("lesson", "test", 1024);
+  ASSERT_EQ(parse(again, {"--seed", std::to_string(a.seed())}), -1);
+  EXPECT_EQ(again.seed(), a.seed());
 }
 
 TEST(LessonCliTest, BadInputExitsTwo) {

@@ -41,9 +41,13 @@ class DeviceBuffer {
   std::size_t size() const noexcept { return count_; }
   std::size_t bytes() const noexcept { return count_ * sizeof(T); }
 
-  /// Copies host data in (sizes must match).
+  /// Copies host data in (sizes must match) and waits until it is on the device. hipMemcpy
+  /// from pageable memory may return before the DMA finishes, and work on non-blocking
+  /// streams does not wait for the legacy default stream, so the wait makes the buffer safe
+  /// to use from any stream.
   void upload(const std::vector<T>& host) {
     HIP_CHECK(hipMemcpy(data_, host.data(), bytes(), hipMemcpyHostToDevice));
+    HIP_CHECK(hipDeviceSynchronize());
   }
   /// Copies the whole buffer out into a new host vector.
   std::vector<T> download() const {
@@ -52,8 +56,12 @@ class DeviceBuffer {
     return host;
   }
   /// Fills every byte with 0xFF: for floats that is a NaN, which no correct result equals,
-  /// so an element the kernel never wrote fails validation.
-  void poison() { HIP_CHECK(hipMemset(data_, 0xFF, bytes())); }
+  /// so an element the kernel never wrote fails validation. Waits for the fill, since
+  /// hipMemset on device memory is asynchronous and non-blocking streams would not wait.
+  void poison() {
+    HIP_CHECK(hipMemset(data_, 0xFF, bytes()));
+    HIP_CHECK(hipDeviceSynchronize());
+  }
 
  private:
   void release() noexcept {

@@ -1,0 +1,84 @@
+/// \file lessons/03_multi_stream/bench.hip
+/// \brief Google Benchmark cases of lesson 03: 32 one-block kernels on 1..32 streams, and the
+/// copy/compute pipeline with 1..16 chunks.
+///
+/// Each case also reports a speedup counter against the one-stream (or one-chunk) version
+/// of the same work, timed in the same case, so the curve reads directly as "x faster".
+#include <hip/hip_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "hip_lessons/bench.hpp"
+#include "hip_lessons/buffers.hpp"
+#include "hip_lessons/device.hpp"
+#include "hip_lessons/spin_kernel.hpp"
+#include "kernels.hpp"
+
+namespace hl = hip_lessons;
+namespace ms = multi_stream;
+
+namespace {
+
+constexpr unsigned int kKernels = 32;
+constexpr double kKernelUs = 100.0;
+constexpr unsigned int kThreads = 64;
+
+void small_kernels(benchmark::State& state) {
+  const auto stream_count = static_cast<std::size_t>(state.range(0));
+  hl::open_device(0);
+  const auto ticks = static_cast<long long>(kKernelUs * hl::spin_ticks_per_microsecond());
+  hl::DeviceBuffer<std::uint32_t> in(kKernels), out(kKernels);
+  HIP_CHECK(hipMemset(in.data(), 0, in.bytes()));
+  HIP_CHECK(hipDeviceSynchronize());  // the memset ran on the legacy default stream
+  hl::GpuStream origin;
+  ms::StreamSet one(1);
+  ms::StreamSet several(stream_count);
+  auto on = [&](ms::StreamSet& set) {
+    return [&] {
+      ms::enqueue_small_kernels(set, origin, kKernels, ticks, 1, kThreads, in.data(), out.data());
+    };
+  };
+  const hl::TimingPlan plan{1, 5};
+  const double one_stream = hl::time_on_stream(origin, plan, on(one)).median;
+  const double these_streams = hl::time_on_stream(origin, plan, on(several)).median;
+  hl::time_iterations(state, origin, on(several));
+  state.counters["speedup_vs_1_stream"] = one_stream / these_streams;
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * kKernels);
+}
+
+void pipeline(benchmark::State& state) {
+  const auto chunks = static_cast<std::size_t>(state.range(0));
+  const std::size_t n = std::size_t{1} << 24;
+  hl::open_device(0);
+  hl::PinnedBuffer<std::uint32_t> host_in(n), host_out(n);
+  std::fill(host_in.data(), host_in.data() + n, 12345u);
+  hl::DeviceBuffer<std::uint32_t> device_in(n), device_out(n);
+  const ms::PipelineArrays arrays{host_in.data(), host_out.data(), device_in.data(),
+                                  device_out.data(), n};
+  hl::GpuStream origin;
+  const unsigned int rounds = ms::rounds_matching_the_copy(arrays, origin);
+  ms::StreamSet one(1);
+  ms::StreamSet several(std::min<std::size_t>(chunks, 4));
+  auto run = [&](ms::StreamSet& set, std::size_t pieces) {
+    return [&, pieces] {
+      set.fork_join(origin, [&] { ms::enqueue_pipeline(arrays, pieces, rounds, set.streams()); });
+    };
+  };
+  const hl::TimingPlan plan{1, 5};
+  const double sequential = hl::time_on_stream(origin, plan, run(one, 1)).median;
+  const double pipelined = hl::time_on_stream(origin, plan, run(several, chunks)).median;
+  hl::time_iterations(state, origin, run(several, chunks));
+  state.counters["speedup_vs_sequential"] = sequential / pipelined;
+  state.counters["rounds"] = rounds;
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * 2 *
+                          static_cast<std::int64_t>(n * sizeof(std::uint32_t)));
+}
+
+}  // namespace
+
+BENCHMARK(small_kernels)->ArgName("streams")->RangeMultiplier(2)->Range(1, 32)->UseManualTime();
+BENCHMARK(pipeline)->ArgName("chunks")->RangeMultiplier(2)->Range(1, 16)->UseManualTime();
+
+int main(int argc, char** argv) { return hl::benchmark_main(argc, argv); }
