@@ -31,51 +31,67 @@ def load(path):
         return json.load(handle)
 
 
+def row_value(row):
+    """The quantity a benchmark row is best plotted by, and its axis label."""
+    if "bytes_per_second" in row:
+        return row["bytes_per_second"] / 1e12, "bandwidth (TB/s, 10^12 bytes/s)"
+    if "time_per_kernel" in row:
+        return row["time_per_kernel"] * 1e6, "time per kernel (us)"
+    speedups = [k for k in row if k.startswith("speedup")]
+    if speedups:
+        return row[speedups[0]], speedups[0].replace("_", " ")
+    scale = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}[row.get("time_unit", "ns")]
+    return row["real_time"] * scale, "time per iteration (us)"
+
+
 def benchmark_series(document):
-    """Groups Google Benchmark rows into {family: [(argument, value)]} and names the value."""
-    series = collections.defaultdict(list)
-    unit = "time per iteration (us)"
+    """Groups Google Benchmark rows by unit into {unit: {family: [(argument, value)]}}, where
+    the argument is the last numeric part of the name ("/4096" or "/streams:8"); rows without
+    one go into {unit: {name: value}}."""
+    series = collections.defaultdict(lambda: collections.defaultdict(list))
+    single = collections.defaultdict(dict)
     for row in document.get("benchmarks", []):
         if row.get("run_type") == "aggregate":
             continue
         parts = row["name"].replace("/manual_time", "").split("/")
-        numbers = [p for p in parts if re.fullmatch(r"\d+", p)]
-        if not numbers:
+        value, unit = row_value(row)
+        numeric = [i for i, p in enumerate(parts) if re.fullmatch(r"(\w+:)?\d+", p)]
+        if not numeric:
+            single[unit]["/".join(parts)] = value
             continue
-        argument = int(numbers[-1])
-        family = "/".join(p for p in parts if p != numbers[-1])
-        if "bytes_per_second" in row:
-            value = row["bytes_per_second"] / 1e12
-            unit = "bandwidth (TB/s, 10^12 bytes/s)"
-        elif "per_item_us" in row:
-            value = row["per_item_us"]
-            unit = "time per item (us)"
-        else:
-            scale = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}[row.get("time_unit", "ns")]
-            value = row["real_time"] * scale
-        series[family].append((argument, value))
-    return series, unit
+        argument = int(parts[numeric[-1]].split(":")[-1])
+        family = "/".join(p for i, p in enumerate(parts) if i != numeric[-1])
+        series[unit][family].append((argument, value))
+    return series, single
 
 
 def plot_benchmark(name, document, plots_dir):
-    series, unit = benchmark_series(document)
-    if not series:
+    series, single = benchmark_series(document)
+    units = sorted(set(series) | set(single))
+    if not units:
         return None
-    figure, axes = plt.subplots(figsize=(7, 4.2))
-    for family, points in sorted(series.items()):
-        points.sort()
-        axes.plot([p[0] for p in points], [p[1] for p in points], marker="o", label=family)
-    axes.set_xscale("log", base=2)
-    if "time" in unit:
-        axes.set_yscale("log")
-    axes.set_xlabel("benchmark argument (elements, kernels or streams)")
-    axes.set_ylabel(unit)
-    axes.set_title(name)
-    axes.grid(True, which="both", alpha=0.3)
-    axes.legend(fontsize=7)
+    figure, all_axes = plt.subplots(1, len(units), figsize=(7 * len(units), 4.2), squeeze=False)
+    for axes, unit in zip(all_axes[0], units):
+        if series.get(unit):
+            for family, points in sorted(series[unit].items()):
+                points.sort()
+                axes.plot([p[0] for p in points], [p[1] for p in points], marker="o",
+                          label=family)
+            axes.set_xscale("log", base=2)
+            if "time" in unit:
+                axes.set_yscale("log")
+            axes.set_xlabel("benchmark argument (elements, kernels, streams, block size or SMs)")
+            axes.legend(fontsize=7)
+        else:
+            labels = list(single[unit])
+            axes.bar(range(len(labels)), [single[unit][label] for label in labels])
+            axes.set_xticks(range(len(labels)), labels, rotation=20, fontsize=7, ha="right")
+        axes.set_ylabel(unit)
+        axes.grid(True, which="both", alpha=0.3)
+    figure.suptitle(name)
     figure.tight_layout()
     path = plots_dir / f"{name}.png"
-    figure.savefig(path, dpi=110)
+    figure.savefig(path, dpi=100)
     plt.close(figure)
     return path
 
