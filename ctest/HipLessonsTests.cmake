@@ -8,14 +8,15 @@
 #   hip_lessons_add_lesson(NUMBER <NN> NAME <name> SOURCES <files...>
 #                          [BENCH <file>] [CHECK_ARGS ...] [SPEED_ARGS ...]
 #                          [TOUR_ARGS ...] [TOO_LARGE_ARGS ...] [BAD_INPUT <case> "<args>" ...]
-#                          [TIMEOUT <seconds>])
+#                          [SANITIZE_ARGS ...] [BENCH_SMOKE_ARGS ...] [TIMEOUT <seconds>])
 #       Builds bin/lessonNN_<name> (and bin/lessonNN_<name>_bench) and registers
 #         lessonNN.check      label gpu    : correctness on random inputs
 #         lessonNN.speed      label speed  : ratio checks (SPEED_ARGS carries thresholds)
 #         lessonNN.bench      label gpu    : a short Google Benchmark smoke run
 #         lessonNN.bad_input.*  label unit : every bad argument exits 2 with a message
+#         lessonNN.sanitize.* label sanitize: compute-sanitizer on SANITIZE_ARGS (default --check)
 #       all with the label lessonNN. TOUR_ARGS are what ctest/quickstart.sh passes when it
-#       runs the lessons in order.
+#       runs the lessons in order; BENCH_SMOKE_ARGS narrow the benchmark smoke run (a filter).
 
 set(HIP_LESSONS_EXPECT_EXIT "${CMAKE_CURRENT_LIST_DIR}/expect-exit.sh")
 set(HIP_LESSONS_LESSON_MANIFEST "${CMAKE_BINARY_DIR}/lessons.tsv")
@@ -66,7 +67,7 @@ set(HIP_LESSONS_COMMON_BAD_INPUT
 
 function(hip_lessons_add_lesson)
   cmake_parse_arguments(PARSE_ARGV 0 ARG "" "NUMBER;NAME;BENCH;TIMEOUT"
-    "SOURCES;CHECK_ARGS;SPEED_ARGS;TOUR_ARGS;TOO_LARGE_ARGS;BAD_INPUT;SANITIZE_ARGS")
+    "SOURCES;CHECK_ARGS;SPEED_ARGS;TOUR_ARGS;TOO_LARGE_ARGS;BAD_INPUT;SANITIZE_ARGS;BENCH_SMOKE_ARGS")
   if(NOT ARG_NUMBER OR NOT ARG_NAME OR NOT ARG_SOURCES)
     message(FATAL_ERROR "hip_lessons_add_lesson: NUMBER, NAME and SOURCES are required")
   endif()
@@ -133,7 +134,7 @@ function(hip_lessons_add_lesson)
     hip_lessons_add_executable(${target}_bench SOURCES ${ARG_BENCH})
     target_link_libraries(${target}_bench PRIVATE benchmark::benchmark)
     hip_lessons_add_test(NAME ${lesson}.bench
-      COMMAND ${target}_bench --benchmark_min_time=0.01
+      COMMAND ${target}_bench --benchmark_min_time=0.01 ${ARG_BENCH_SMOKE_ARGS}
               --benchmark_out=${CMAKE_BINARY_DIR}/results/${target}_bench.json
               --benchmark_out_format=json
       LABELS gpu ${lesson} GPU TIMEOUT ${ARG_TIMEOUT})
