@@ -4,11 +4,14 @@
 # Google Benchmark cases with JSON output.
 #
 #   ctest/gpu-report.sh OUTDIR [--platform auto|amd|nvidia] [--deps DIR_OF_DEBS]
-#                              [--speed-runs N] [--skip-bench] [-- extra cmake arguments]
+#                              [--speed-runs N] [--skip-bench] [--update-docs "GPU text"]
+#                              [-- extra cmake arguments]
 #
 # --deps unpacks Debian .deb files (GoogleTest, Google Benchmark, CLI11, nlohmann-json) into
 # a private prefix for hosts without a package registry. --speed-runs N repeats the speed
-# label N times to measure the spread of every ratio.
+# label N times to measure the spread of every ratio. --update-docs regenerates the docs'
+# Results page (docs/pages/results.md and docs/results/*.png) from this run, for this GPU
+# (needs python3 with matplotlib: apt-get install python3-matplotlib).
 set -uo pipefail
 out=${1:?usage: gpu-report.sh OUTDIR [--platform P] [--deps DIR] [--speed-runs N] [--skip-bench]}
 shift
@@ -16,12 +19,14 @@ platform=auto
 deps=""
 speed_runs=1
 bench=1
+docs_gpu=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --platform) platform=$2; shift 2 ;;
     --deps) deps=$2; shift 2 ;;
     --speed-runs) speed_runs=$2; shift 2 ;;
     --skip-bench) bench=0; shift ;;
+    --update-docs) docs_gpu=${2:?--update-docs needs a description of the GPU}; shift 2 ;;
     --) shift; break ;;
     *) echo "error: unknown option '$1'" >&2; exit 2 ;;
   esac
@@ -65,5 +70,10 @@ if [ "$bench" = 1 ]; then
     "$binary" --benchmark_out="$out/results/$name.json" --benchmark_out_format=json \
       > "$out/results/$name.txt" 2>&1 || status=1
   done
+fi
+if [ -n "$docs_gpu" ]; then
+  "${PYTHON:-/usr/bin/python3}" "$source_dir/docs/tools/make_results_page.py" --input "$out/results" \
+    --page "$source_dir/docs/pages/results.md" --plots "$source_dir/docs/results" \
+    --gpu "$docs_gpu" || status=1
 fi
 exit $status

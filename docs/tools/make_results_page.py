@@ -162,9 +162,8 @@ def main():
                 out.append("")
     out.append("## Regenerating this page for your GPU")
     out.append("")
-    out.append("```sh\nctest/gpu-report.sh /tmp/report\n"
-               "python3 docs/tools/make_results_page.py --input /tmp/report/results \\\n"
-               "    --page docs/pages/results.md --plots docs/results --gpu \"your GPU\"\n```")
+    out.append("```sh\nctest/gpu-report.sh /tmp/report --update-docs \"your GPU, driver, runtime\"\n"
+               "cmake --build build/nvidia --target docs   # or build/amd\n```")
     args.page.write_text("\n".join(out) + "\n")
     print(f"wrote {args.page} ({len(lessons)} lessons, {len(benches)} benchmark files)")
     return 0
