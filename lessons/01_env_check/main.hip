@@ -271,9 +271,7 @@ int main(int argc, char** argv) {
       if (nodes > 0) findings.push_back(why);
       std::cout << "diagnosis: " << why.problem << "\n  fix: " << why.fix << '\n';
     } else if (options.device >= count) {
-      throw hl::UsageError("--device " + std::to_string(options.device) +
-                           " does not exist: this machine has " + std::to_string(count) +
-                           " GPU(s), valid indices are 0.." + std::to_string(count - 1));
+      throw hl::no_such_device(options.device, count);
     } else {
       for (int i = 0; i < count; ++i) report_device(report, i);
       HIP_CHECK(hipSetDevice(options.device));

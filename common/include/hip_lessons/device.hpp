@@ -36,6 +36,13 @@ struct Device {
   std::string name() const { return props.name; }
 };
 
+/// The error for a --device index that is not in 0..count-1.
+inline UsageError no_such_device(int index, int count) {
+  return UsageError("--device " + std::to_string(index) + " does not exist: this machine has " +
+                    std::to_string(count) + " GPU(s), valid indices are 0.." +
+                    std::to_string(count - 1));
+}
+
 /// Makes device \p index current. Throws SkipError when there is no usable GPU (with the
 /// runtime's reason) and UsageError when \p index does not exist.
 inline Device open_device(int index) {
@@ -47,9 +54,7 @@ inline Device open_device(int index) {
                     "; lesson01_env_check explains why");
   }
   if (index < 0 || index >= count) {
-    throw UsageError("--device " + std::to_string(index) + " does not exist: this machine has " +
-                     std::to_string(count) + " GPU(s), valid indices are 0.." +
-                     std::to_string(count - 1));
+    throw no_such_device(index, count);
   }
   Device device;
   device.index = index;
