@@ -14,6 +14,7 @@
 #         lessonNN.speed      label speed  : ratio checks (SPEED_ARGS carries thresholds)
 #         lessonNN.bench      label gpu    : a short Google Benchmark smoke run
 #         lessonNN.bad_input.*  label unit : every bad argument exits 2 with a message
+#         lessonNN.environment.* label gpu : a malformed environment warns or skips, never crashes
 #         lessonNN.sanitize.* label sanitize: compute-sanitizer on SANITIZE_ARGS (default --check)
 #       all with the label lessonNN. TOUR_ARGS are what ctest/quickstart.sh passes when it
 #       runs the lessons in order; BENCH_SMOKE_ARGS narrow the benchmark smoke run (a filter).
@@ -65,6 +66,37 @@ set(HIP_LESSONS_COMMON_BAD_INPUT
   stray_argument     "surplus"
   json_unwritable    "--json /nonexistent-directory/report.json")
 
+# Malformed scheduling environments every lesson must survive: <setting> <exit code> <regex>,
+# per platform. A variable the build ignores, or a malformed one, is named in a warning and the
+# lesson runs; a device list that hides every GPU is a skip that names the variable. On AMD,
+# HIP reads an empty CUDA_VISIBLE_DEVICES as its default (every GPU).
+if(HIP_LESSONS_PLATFORM_RESOLVED STREQUAL "amd")
+  set(HIP_LESSONS_MALFORMED_ENVIRONMENTS
+    "GPU_MAX_HW_QUEUES=abc" 0 "warning: GPU_MAX_HW_QUEUES='abc': 'abc' is not an integer"
+    "HIP_VISIBLE_DEVICES=99" 77 "skipped: no GPU: .*HIP_VISIBLE_DEVICES='99'"
+    "CUDA_VISIBLE_DEVICES=" 0 "summary: "
+    "ROC_GLOBAL_CU_MASK=zz" 0 "warning: ROC_GLOBAL_CU_MASK='zz': 'zz' is not a hex mask")
+else()
+  set(HIP_LESSONS_MALFORMED_ENVIRONMENTS
+    "GPU_MAX_HW_QUEUES=abc" 0 "warning: GPU_MAX_HW_QUEUES='abc': 'abc' is not an integer"
+    "HIP_VISIBLE_DEVICES=99" 0 "warning: HIP_VISIBLE_DEVICES='99': only the AMD runtime reads it"
+    "CUDA_VISIBLE_DEVICES=" 77 "skipped: no GPU: .*CUDA_VISIBLE_DEVICES=''"
+    "ROC_GLOBAL_CU_MASK=zz" 0 "warning: ROC_GLOBAL_CU_MASK='zz': 'zz' is not a hex mask")
+endif()
+
+#   hip_lessons_add_environment_test(<lesson> <target> <setting> <code> <regex> [args...])
+#       lessonNN.environment.<VARIABLE> (label gpu): runs the lesson with <setting> in its
+#       environment and expects exit <code> and output matching <regex>. The test is a skip on
+#       a machine without GPU device nodes, where a GPU-less skip would prove nothing.
+function(hip_lessons_add_environment_test lesson target setting code regex)
+  string(REGEX REPLACE "=.*" "" variable "${setting}")
+  hip_lessons_add_test(NAME ${lesson}.environment.${variable}
+    COMMAND ${CMAKE_COMMAND} -E env "${setting}"
+            bash ${HIP_LESSONS_EXPECT_EXIT} ${code} --needs-gpu ${HIP_LESSONS_PLATFORM_RESOLVED}
+            --output "${regex}" -- $<TARGET_FILE:${target}> ${ARGN}
+    LABELS gpu ${lesson} GPU TIMEOUT 300)
+endfunction()
+
 function(hip_lessons_add_lesson)
   cmake_parse_arguments(PARSE_ARGV 0 ARG "" "NUMBER;NAME;BENCH;TIMEOUT"
     "SOURCES;CHECK_ARGS;SPEED_ARGS;TOUR_ARGS;TOO_LARGE_ARGS;BAD_INPUT;SANITIZE_ARGS;BENCH_SMOKE_ARGS")
@@ -99,6 +131,15 @@ function(hip_lessons_add_lesson)
       COMMAND bash ${HIP_LESSONS_EXPECT_EXIT} 2 -- $<TARGET_FILE:${target}> ${case_args}
       LABELS unit ${lesson} TIMEOUT 60)
   endforeach()
+  if(NOT ARG_NUMBER STREQUAL "01")  # lesson 01 diagnoses the environment; it has its own tests
+    set(environments ${HIP_LESSONS_MALFORMED_ENVIRONMENTS})
+    while(environments)
+      list(POP_FRONT environments setting code regex)
+      hip_lessons_add_environment_test(${lesson} ${target} "${setting}" ${code} "${regex}"
+        --check ${ARG_CHECK_ARGS})
+    endwhile()
+  endif()
+
   # These two need a device to know the answer; without one they are skips.
   hip_lessons_add_test(NAME ${lesson}.bad_input.device_does_not_exist
     COMMAND bash ${HIP_LESSONS_EXPECT_EXIT} 2 -- $<TARGET_FILE:${target}> --device 99

@@ -1,17 +1,34 @@
 #!/usr/bin/env bash
-# Usage: expect-exit.sh EXPECTED_CODE [--output REGEX] -- COMMAND [ARGS...]
+# Usage: expect-exit.sh EXPECTED_CODE [--needs-gpu amd|nvidia] [--output REGEX] -- COMMAND [ARGS...]
 # Passes when COMMAND exits with EXPECTED_CODE and its output matches REGEX (extended grep).
 # For EXPECTED_CODE 2 (bad input) the output must also contain an "error: ..." line.
-# A command that exits 77 (skipped: no GPU) is reported as a skip, never as a pass.
+# A command that exits 77 (skipped: no GPU) is reported as a skip, never as a pass, unless 77
+# is the expected code. --needs-gpu makes the test a skip on a machine without that vendor's
+# GPU device nodes (for tests that expect 77, which a machine without a GPU gives anyway).
 set -u
-expected=${1:?usage: expect-exit.sh EXPECTED_CODE [--output REGEX] -- COMMAND [ARGS...]}
+usage="usage: expect-exit.sh EXPECTED_CODE [--needs-gpu amd|nvidia] [--output REGEX] -- COMMAND [ARGS...]"
+expected=${1:?$usage}
 shift
 pattern=""
-if [ "${1:-}" = "--output" ]; then
-  pattern=${2:?--output needs a regular expression}
-  shift 2
-fi
+needs_gpu=""
+while [ $# -gt 0 ] && [ "$1" != "--" ]; do
+  case $1 in
+    --output) pattern=${2:?--output needs a regular expression}; shift 2 ;;
+    --needs-gpu) needs_gpu=${2:?--needs-gpu needs amd or nvidia}; shift 2 ;;
+    *) echo "expect-exit: unknown option '$1'; $usage" >&2; exit 2 ;;
+  esac
+done
 [ "${1:-}" = "--" ] && shift
+case $needs_gpu in
+  "") ;;
+  amd) nodes=$(ls /dev/kfd 2>/dev/null) ;;
+  nvidia) nodes=$(ls /dev/nvidia[0-9]* 2>/dev/null) ;;
+  *) echo "expect-exit: --needs-gpu takes amd or nvidia, not '$needs_gpu'" >&2; exit 2 ;;
+esac
+if [ -n "$needs_gpu" ] && [ -z "$nodes" ]; then
+  echo "expect-exit: skipped, no $needs_gpu GPU device nodes on this machine"
+  exit 77
+fi
 output=$("$@" 2>&1)
 code=$?
 printf '%s\n' "$output"

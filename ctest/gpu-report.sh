@@ -10,8 +10,9 @@
 # --deps unpacks Debian .deb files (GoogleTest, Google Benchmark, CLI11, nlohmann-json) into
 # a private prefix for hosts without a package registry. --speed-runs N repeats the speed
 # label N times to measure the spread of every ratio. --update-docs regenerates the docs'
-# Results page (docs/pages/results.md and docs/results/*.png) from this run, for this GPU
-# (needs python3 with matplotlib: apt-get install python3-matplotlib).
+# Results page (docs/pages/results.md and docs/results/*.png) and the table of the
+# Speed-check stability page from this run, for this GPU (needs python3 with matplotlib:
+# apt-get install python3-matplotlib).
 set -uo pipefail
 out=${1:?usage: gpu-report.sh OUTDIR [--platform P] [--deps DIR] [--speed-runs N] [--skip-bench]}
 shift
@@ -75,5 +76,10 @@ if [ -n "$docs_gpu" ]; then
   "${PYTHON:-/usr/bin/python3}" "$source_dir/docs/tools/make_results_page.py" --input "$out/results" \
     --page "$source_dir/docs/pages/results.md" --plots "$source_dir/docs/results" \
     --gpu "$docs_gpu" || status=1
+  if [ "$speed_runs" -gt 0 ]; then
+    "${PYTHON:-/usr/bin/python3}" "$source_dir/docs/tools/make_stability_page.py" \
+      --page "$source_dir/docs/pages/speed_stability.md" --machine "$docs_gpu" \
+      "$out"/speed-run*.log || status=1
+  fi
 fi
 exit $status

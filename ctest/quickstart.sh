@@ -10,6 +10,8 @@
 #   --build-dir DIR              build directory (default build/<platform>)
 #   --ctest "ARGS"               extra ctest arguments for 'test', e.g. --ctest "-LE speed"
 #   --no-install                 never install packages, only print the install command
+#   --no-build                   use the build directory as it is (already configured and
+#                                built): skip setting up, configuring and building
 #
 # Missing Debian packages are installed only when CMake cannot find them (as root, with
 # apt-get); otherwise the exact command is printed. A host without a package registry passes
@@ -17,7 +19,7 @@
 # environment variable).
 set -euo pipefail
 
-usage() { sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; }
 
 mode=${1:-}
 case "$mode" in
@@ -30,6 +32,7 @@ platform=auto
 build_dir=""
 ctest_args=""
 may_install=1
+build=1
 cmake_args=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -37,6 +40,7 @@ while [ $# -gt 0 ]; do
     --build-dir) build_dir=${2:?--build-dir needs a directory}; shift 2 ;;
     --ctest) ctest_args=${2:?--ctest needs arguments}; shift 2 ;;
     --no-install) may_install=0; shift ;;
+    --no-build) build=0; shift ;;
     --) shift; cmake_args=("$@"); break ;;
     *) echo "error: unknown option '$1'" >&2; usage >&2; exit 2 ;;
   esac
@@ -65,6 +69,12 @@ install_packages() {
   fi
 }
 
+if [ "$build" = 0 ]; then
+  if [ ! -f "$build_dir/lessons.tsv" ]; then
+    echo "error: --no-build needs a configured and built --build-dir; $build_dir/lessons.tsv does not exist" >&2
+    exit 2
+  fi
+else
 # 1. Tools: a C++ compiler, CMake, and a GPU compiler (Debian's hipcc when there is none).
 tools=()
 command -v cmake >/dev/null || tools+=(cmake)
@@ -106,6 +116,7 @@ fi
 
 # 3. Build.
 cmake --build "$build_dir" -j "$jobs"
+fi
 
 # 4a. Run the test suite.
 if [ "$mode" = test ]; then

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <sstream>
 
 #include "hip_lessons/errors.hpp"
@@ -31,8 +32,20 @@ std::optional<std::string> check_integer_range(const std::string& value, int min
   return std::nullopt;
 }
 
-std::optional<std::string> check_visible_devices(const std::string& value) {
-  if (value.empty()) return std::string("is set but empty, which hides every GPU; unset it");
+std::optional<std::string> check_visible_devices(const std::string& name, const std::string& value,
+                                                 Platform platform) {
+  if (value.empty()) {
+    // CUDA documents an empty list as "no GPU visible". HIP on AMD reads an empty
+    // HIP_VISIBLE_DEVICES or CUDA_VISIBLE_DEVICES as its default (every GPU); ROCr gives an
+    // empty list no documented meaning.
+    if (platform == Platform::kNvidia && name == "CUDA_VISIBLE_DEVICES") {
+      return std::string("is set but empty, which hides every GPU from CUDA; unset it");
+    }
+    if (name == "ROCR_VISIBLE_DEVICES") {
+      return std::string("is set but empty; unset it or list the GPUs to expose");
+    }
+    return std::nullopt;
+  }
   std::stringstream items(value);
   std::string item;
   while (std::getline(items, item, ',')) {
@@ -68,34 +81,56 @@ std::optional<std::string> check_cu_sets(const std::string& value) {
 
 }  // namespace
 
+Platform build_platform() {
+#if HIP_LESSONS_BUILT_FOR_AMD
+  return Platform::kAmd;
+#else
+  return Platform::kNvidia;
+#endif
+}
+
+const char* platform_name(Platform platform) {
+  return platform == Platform::kAmd ? "AMD" : "NVIDIA";
+}
+
+bool EnvironmentVariable::applies_to(Platform platform) const {
+  return this->platform == "both" || this->platform == platform_name(platform);
+}
+
 const std::vector<EnvironmentVariable>& scheduling_variables() {
+  // HIP on NVIDIA is a header layer over the CUDA runtime: it reads no HIP_* or AMD variable
+  // at run time, so only the CUDA variables select devices and queues there.
   static const std::vector<EnvironmentVariable> variables = {
       {"HIP_PLATFORM", "both", "which HIP platform hipcc and hipconfig target (amd, nvidia)",
-       "detected"},
-      {"HIP_PATH", "both", "where the HIP installation is", "/opt/rocm or the hipcc location"},
-      {"ROCM_PATH", "AMD", "where the ROCm installation is", "/opt/rocm"},
-      {"HIP_VISIBLE_DEVICES", "both", "device indices the HIP runtime exposes, renumbered from 0",
-       "all"},
+       "detected", false, ""},
+      {"HIP_PATH", "both", "where the HIP installation is", "/opt/rocm or the hipcc location",
+       false, ""},
+      {"ROCM_PATH", "AMD", "where the ROCm installation is", "/opt/rocm", false, ""},
+      {"HIP_VISIBLE_DEVICES", "AMD", "device indices the HIP runtime exposes, renumbered from 0",
+       "all", true, "CUDA_VISIBLE_DEVICES"},
       {"ROCR_VISIBLE_DEVICES", "AMD", "devices (indices or GPU-<uuid>) ROCr exposes to every runtime",
-       "all"},
+       "all", true, "CUDA_VISIBLE_DEVICES"},
       {"CUDA_VISIBLE_DEVICES", "both", "devices the CUDA driver exposes (HIP on AMD honours it too)",
-       "all"},
+       "all", true, ""},
       {"GPU_MAX_HW_QUEUES", "AMD", "hardware queues HIP creates per device; more streams share them",
-       "4"},
+       "4", true, "CUDA_DEVICE_MAX_CONNECTIONS"},
       {"HSA_ENABLE_SDMA", "AMD", "1: copies use the SDMA copy engines; 0: blit kernels on the CUs",
-       "1"},
-      {"HSA_ENABLE_INTERRUPT", "AMD", "1: completion signals by interrupt; 0: the host polls", "1"},
-      {"ROC_GLOBAL_CU_MASK", "AMD", "hex CU mask applied to every queue HIP creates", "all CUs"},
+       "1", true, ""},
+      {"HSA_ENABLE_INTERRUPT", "AMD", "1: completion signals by interrupt; 0: the host polls", "1",
+       true, ""},
+      {"ROC_GLOBAL_CU_MASK", "AMD", "hex CU mask applied to every queue HIP creates", "all CUs",
+       true, ""},
       {"HSA_CU_MASK", "AMD", "per-GPU CU lists applied by ROCr at queue creation (GPUs:CUs;...)",
-       "all CUs"},
+       "all CUs", true, ""},
       {"CUDA_DEVICE_MAX_CONNECTIONS", "NVIDIA",
-       "hardware work queues (connections) per device; streams beyond share them", "8"},
+       "hardware work queues (connections) per device; streams beyond share them", "8", true,
+       "GPU_MAX_HW_QUEUES"},
   };
   return variables;
 }
 
 std::optional<std::string> check_environment_value(const std::string& name,
-                                                   const std::string& value) {
+                                                   const std::string& value, Platform platform) {
   if (name == "HIP_PLATFORM") {
     if (value == "amd" || value == "nvidia" || value == "hcc" || value == "nvcc") return std::nullopt;
     return "'" + value + "' is not a platform; use amd or nvidia";
@@ -107,7 +142,7 @@ std::optional<std::string> check_environment_value(const std::string& name,
   }
   if (name == "HIP_VISIBLE_DEVICES" || name == "ROCR_VISIBLE_DEVICES" ||
       name == "CUDA_VISIBLE_DEVICES") {
-    return check_visible_devices(value);
+    return check_visible_devices(name, value, platform);
   }
   if (name == "GPU_MAX_HW_QUEUES") return check_integer_range(value, 1, 1024);
   if (name == "HSA_ENABLE_SDMA" || name == "HSA_ENABLE_INTERRUPT") {
@@ -124,6 +159,42 @@ std::optional<std::string> check_environment_value(const std::string& name,
   if (name == "HSA_CU_MASK") return check_cu_sets(value);
   if (name == "CUDA_DEVICE_MAX_CONNECTIONS") return check_integer_range(value, 1, 32);
   return std::nullopt;
+}
+
+std::vector<std::string> environment_warnings(Platform platform) {
+  std::vector<std::string> warnings;
+  for (const EnvironmentVariable& variable : scheduling_variables()) {
+    const char* raw = std::getenv(variable.name.c_str());
+    if (raw == nullptr || !variable.read_at_run_time) continue;
+    const std::string setting = variable.name + "='" + raw + "'";
+    const auto problem = check_environment_value(variable.name, raw, platform);
+    std::string ignored;
+    if (!variable.applies_to(platform)) {
+      ignored = std::string("only the ") + variable.platform + " runtime reads it; this " +
+                platform_name(platform) + " build ignores it";
+      if (!variable.counterpart.empty()) ignored += " (" + variable.counterpart + " does that here)";
+    }
+    if (problem) {
+      warnings.push_back(setting + ": " + *problem + (ignored.empty() ? "" : "; " + ignored));
+    } else if (!ignored.empty()) {
+      warnings.push_back(setting + ": " + ignored);
+    }
+  }
+  return warnings;
+}
+
+std::vector<std::string> device_selection_settings(Platform platform) {
+  std::vector<std::string> settings;
+  for (const char* name : {"HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES"}) {
+    const char* value = std::getenv(name);
+    const auto& variables = scheduling_variables();
+    const auto variable = std::find_if(variables.begin(), variables.end(),
+                                       [&](const EnvironmentVariable& v) { return v.name == name; });
+    if (value != nullptr && variable->applies_to(platform)) {
+      settings.push_back(std::string(name) + "='" + value + "'");
+    }
+  }
+  return settings;
 }
 
 std::vector<int> parse_id_list(const std::string& text, int limit) {

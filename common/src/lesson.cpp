@@ -5,6 +5,7 @@
 #include <iostream>
 #include <new>
 
+#include "hip_lessons/environment.hpp"
 #include "hip_lessons/errors.hpp"
 
 namespace hip_lessons {
@@ -28,7 +29,8 @@ void require_writable(const std::string& path) {
 
 }  // namespace
 
-int run_lesson(LessonCli& cli, int argc, char** argv, const std::function<void(Report&)>& body) {
+int run_lesson(LessonCli& cli, int argc, char** argv, const std::function<void(Report&)>& body,
+               EnvironmentWarnings warnings) {
   const int parsed = cli.parse(argc, argv);
   if (parsed >= 0) return parsed;
   const CommonOptions& options = cli.options();
@@ -42,6 +44,19 @@ int run_lesson(LessonCli& cli, int argc, char** argv, const std::function<void(R
   Report report(cli.program(), std::cout);
   report.fact("seed", std::to_string(options.seed));
   std::cout << cli.program() << "  (seed " << options.seed << ")\n";
+  if (warnings == EnvironmentWarnings::kPrint) {
+    // The runtime reads these variables once and never complains, so say it here: a typo
+    // would otherwise silently change (or not change) what the lesson measures.
+    std::string joined;
+    for (const std::string& warning : environment_warnings()) {
+      std::cout << "warning: " << warning << '\n';
+      joined += (joined.empty() ? "" : "; ") + warning;
+    }
+    if (!joined.empty()) {
+      std::cout << "warning: lesson01_env_check explains each variable\n";
+      report.fact("environment_warnings", joined);
+    }
+  }
 
   int code = kExitPass;
   try {

@@ -1,11 +1,54 @@
 #include "hip_lessons/environment.hpp"
 
 #include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <algorithm>
+
+#include <string>
+#include <vector>
 
 #include "hip_lessons/errors.hpp"
 
 using hip_lessons::check_environment_value;
 using hip_lessons::parse_id_list;
+using hip_lessons::Platform;
+
+namespace {
+// Sets one variable for the lifetime of the object and puts the old value back afterwards.
+class ScopedVariable {
+ public:
+  ScopedVariable(const char* name, const char* value) : name_(name) {
+    const char* old = ::getenv(name);
+    had_value_ = old != nullptr;
+    if (had_value_) old_value_ = old;
+    ::setenv(name, value, 1);
+  }
+  ~ScopedVariable() {
+    if (had_value_) {
+      ::setenv(name_.c_str(), old_value_.c_str(), 1);
+    } else {
+      ::unsetenv(name_.c_str());
+    }
+  }
+  ScopedVariable(const ScopedVariable&) = delete;
+  ScopedVariable& operator=(const ScopedVariable&) = delete;
+
+ private:
+  std::string name_;
+  std::string old_value_;
+  bool had_value_ = false;
+};
+
+// The warnings about \p name only (the machine running the tests may set others).
+std::vector<std::string> warnings_about(const std::string& name, Platform platform) {
+  std::vector<std::string> about;
+  for (const std::string& w : hip_lessons::environment_warnings(platform)) {
+    if (w.rfind(name + "=", 0) == 0) about.push_back(w);
+  }
+  return about;
+}
+}  // namespace
 
 TEST(Environment, ValidValuesPass) {
   EXPECT_FALSE(check_environment_value("HIP_PLATFORM", "amd"));
@@ -25,7 +68,7 @@ TEST(Environment, MalformedValuesAreExplained) {
   const Case cases[] = {
       {"HIP_PLATFORM", "hip", "not a platform"},
       {"HIP_PATH", "/nonexistent-hip", "not a directory"},
-      {"CUDA_VISIBLE_DEVICES", "", "hides every GPU"},
+      {"ROCR_VISIBLE_DEVICES", "", "empty"},
       {"HIP_VISIBLE_DEVICES", "0,x", "'x'"},
       {"GPU_MAX_HW_QUEUES", "abc", "'abc'"},
       {"GPU_MAX_HW_QUEUES", "0", "1..1024"},
@@ -42,6 +85,56 @@ TEST(Environment, MalformedValuesAreExplained) {
     ASSERT_TRUE(problem.has_value()) << c.name << "=" << c.value;
     EXPECT_NE(problem->find(c.says), std::string::npos) << *problem;
   }
+}
+
+TEST(Environment, AnEmptyDeviceListMeansWhatEachRuntimeMakesOfIt) {
+  // CUDA hides every GPU; HIP on AMD reads an empty list as its default (every GPU).
+  const auto on_nvidia = check_environment_value("CUDA_VISIBLE_DEVICES", "", Platform::kNvidia);
+  ASSERT_TRUE(on_nvidia.has_value());
+  EXPECT_NE(on_nvidia->find("hides every GPU"), std::string::npos) << *on_nvidia;
+  EXPECT_FALSE(check_environment_value("CUDA_VISIBLE_DEVICES", "", Platform::kAmd));
+  EXPECT_FALSE(check_environment_value("HIP_VISIBLE_DEVICES", "", Platform::kAmd));
+}
+
+TEST(EnvironmentWarnings, NameTheMalformedSettingAndWhoReadsIt) {
+  const ScopedVariable queues("GPU_MAX_HW_QUEUES", "abc");
+  const auto amd = warnings_about("GPU_MAX_HW_QUEUES", Platform::kAmd);
+  ASSERT_EQ(amd.size(), 1u);
+  EXPECT_NE(amd[0].find("GPU_MAX_HW_QUEUES='abc': 'abc' is not an integer in 1..1024"),
+            std::string::npos) << amd[0];
+  EXPECT_EQ(amd[0].find("ignores"), std::string::npos) << amd[0];
+  const auto nvidia = warnings_about("GPU_MAX_HW_QUEUES", Platform::kNvidia);
+  ASSERT_EQ(nvidia.size(), 1u);
+  EXPECT_NE(nvidia[0].find("not an integer"), std::string::npos) << nvidia[0];
+  EXPECT_NE(nvidia[0].find("this NVIDIA build ignores it (CUDA_DEVICE_MAX_CONNECTIONS"),
+            std::string::npos) << nvidia[0];
+}
+
+TEST(EnvironmentWarnings, AValidSettingOfTheOtherPlatformIsReportedAsIgnored) {
+  const ScopedVariable devices("HIP_VISIBLE_DEVICES", "99");
+  EXPECT_TRUE(warnings_about("HIP_VISIBLE_DEVICES", Platform::kAmd).empty());
+  const auto nvidia = warnings_about("HIP_VISIBLE_DEVICES", Platform::kNvidia);
+  ASSERT_EQ(nvidia.size(), 1u);
+  EXPECT_NE(nvidia[0].find("HIP_VISIBLE_DEVICES='99': only the AMD runtime reads it"),
+            std::string::npos) << nvidia[0];
+  EXPECT_NE(nvidia[0].find("CUDA_VISIBLE_DEVICES does that here"), std::string::npos);
+}
+
+TEST(EnvironmentWarnings, BuildTimeVariablesAndValidSettingsStayQuiet) {
+  const ScopedVariable path("HIP_PATH", "/nonexistent-hip");
+  const ScopedVariable connections("CUDA_DEVICE_MAX_CONNECTIONS", "16");
+  EXPECT_TRUE(warnings_about("HIP_PATH", Platform::kNvidia).empty());
+  EXPECT_TRUE(warnings_about("CUDA_DEVICE_MAX_CONNECTIONS", Platform::kNvidia).empty());
+}
+
+TEST(DeviceSelection, ListsOnlyTheVariablesThisPlatformReads) {
+  const ScopedVariable hip("HIP_VISIBLE_DEVICES", "99");
+  const ScopedVariable cuda("CUDA_VISIBLE_DEVICES", "");
+  const auto nvidia = hip_lessons::device_selection_settings(Platform::kNvidia);
+  EXPECT_EQ(std::count(nvidia.begin(), nvidia.end(), "CUDA_VISIBLE_DEVICES=''"), 1);
+  EXPECT_EQ(std::count(nvidia.begin(), nvidia.end(), "HIP_VISIBLE_DEVICES='99'"), 0);
+  const auto amd = hip_lessons::device_selection_settings(Platform::kAmd);
+  EXPECT_EQ(std::count(amd.begin(), amd.end(), "HIP_VISIBLE_DEVICES='99'"), 1);
 }
 
 TEST(Environment, EveryListedVariableHasMeaningAndDefault) {

@@ -1,6 +1,7 @@
 #include "hip_lessons/lesson.hpp"
 
 #include <gtest/gtest.h>
+#include <stdlib.h>
 
 #include <fstream>
 #include <string>
@@ -56,4 +57,24 @@ TEST(RunLesson, BadInputFoundLateWritesNoJson) {
   std::remove(path.c_str());
   EXPECT_EQ(run({"--json", path}, [](Report&) { throw UsageError("too large"); }), kExitUsage);
   EXPECT_FALSE(std::ifstream(path).good());
+}
+
+TEST(RunLesson, WarnsAboutAMalformedEnvironmentUnlessTheLessonDiagnosesIt) {
+  ::setenv("ROC_GLOBAL_CU_MASK", "zz", 1);
+  auto output_of = [](EnvironmentWarnings warnings) {
+    std::string program = "lesson";
+    char* argv[] = {program.data()};
+    LessonCli cli("lesson", "test", 1024);
+    testing::internal::CaptureStdout();
+    const int code = run_lesson(cli, 1, argv, [](Report& r) { r.check("fine", true); }, warnings);
+    const std::string out = testing::internal::GetCapturedStdout();
+    EXPECT_EQ(code, kExitPass);
+    return out;
+  };
+  const std::string warned = output_of(EnvironmentWarnings::kPrint);
+  const std::string quiet = output_of(EnvironmentWarnings::kLeaveToLesson);
+  ::unsetenv("ROC_GLOBAL_CU_MASK");
+  EXPECT_NE(warned.find("warning: ROC_GLOBAL_CU_MASK='zz': 'zz' is not a hex mask"),
+            std::string::npos) << warned;
+  EXPECT_EQ(quiet.find("ROC_GLOBAL_CU_MASK"), std::string::npos) << quiet;
 }

@@ -62,16 +62,22 @@ void report_versions(hl::Report& report) {
 
 // --- 2. Environment variables ---------------------------------------------------------
 void report_environment(hl::Report& report, std::vector<Finding>& findings) {
+  const hl::Platform platform = hl::build_platform();
   hl::Table table({"variable", "value", "platform", "what it changes", "status"});
   for (const hl::EnvironmentVariable& variable : hl::scheduling_variables()) {
     const char* value = std::getenv(variable.name.c_str());
     std::string status = "unset (default " + variable.default_value + ")";
     if (value != nullptr) {
-      const auto problem = hl::check_environment_value(variable.name, value);
+      const auto problem = hl::check_environment_value(variable.name, value, platform);
       status = problem ? "INVALID: " + *problem : "valid";
       if (problem) {
         findings.push_back({variable.name + "=" + value + ": " + *problem,
                             "correct or unset it: unset " + variable.name});
+      }
+      // A variable of the other platform is harmless, but whoever set it expected an effect.
+      if (variable.read_at_run_time && !variable.applies_to(platform)) {
+        status += std::string("; ignored by this ") + hl::kVendor + " build" +
+                  (variable.counterpart.empty() ? "" : " (" + variable.counterpart + " does that here)");
       }
     }
     table.add_row({variable.name, value == nullptr ? "-" : "'" + std::string(value) + "'",
@@ -221,10 +227,11 @@ bool run_smoke_kernel(hl::Report& report, int n, std::uint64_t seed) {
 // Turns the runtime's answer to "how many devices?" into a diagnosis.
 Finding diagnose_no_device(hipError_t status, int nodes) {
   const std::string error = hipGetErrorName(status);
-  for (const char* variable : {"HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES"}) {
-    if (std::getenv(variable) != nullptr && nodes > 0) {
-      return {std::string(variable) + " is set and the runtime sees no device (" + error + ")",
-              std::string("it hides every GPU: unset ") + variable + " or list existing indices"};
+  for (const std::string& setting : hl::device_selection_settings()) {
+    if (nodes > 0) {
+      const std::string variable = setting.substr(0, setting.find('='));
+      return {variable + " is set and the runtime sees no device (" + error + ")",
+              "it hides every GPU: unset " + variable + " or list indices that exist"};
     }
   }
   if (nodes == 0) {
@@ -252,6 +259,7 @@ int main(int argc, char** argv) {
                     "Lesson 01: check the HIP set-up and show what will schedule the work",
                     std::int64_t{1} << 20, std::int64_t{1} << 30);
 
+  // This lesson diagnoses the environment itself (section 2), so run_lesson's warnings are off.
   return hl::run_lesson(cli, argc, argv, [&](hl::Report& report) {
     const hl::CommonOptions& options = cli.options();
     std::vector<Finding> findings;
@@ -296,5 +304,5 @@ int main(int argc, char** argv) {
     } else {
       report.summary(std::to_string(findings.size()) + " problem(s) found; fixes listed above");
     }
-  });
+  }, hl::EnvironmentWarnings::kLeaveToLesson);
 }

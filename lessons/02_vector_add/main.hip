@@ -97,7 +97,7 @@ double peak_bandwidth_tbps(int device) {
 
 int main(int argc, char** argv) {
   std::int64_t block = 256;
-  double min_copy_ratio = 0.90;
+  double min_copy_ratio = 0.75;
   hl::LessonCli cli("lesson02_vector_add",
                     "Lesson 02: launch vectorAdd correctly and measure it against a copy",
                     std::int64_t{1} << 28);

@@ -49,7 +49,7 @@ struct Settings {
   std::size_t chunks = 8;
   unsigned int pipeline_streams = 4;
   unsigned int rounds = 0;  // 0: chosen so that the kernel takes as long as the input copy
-  double min_stream_speedup = 6.0;
+  double min_stream_speedup = 5.0;
   double min_pipeline_speedup = 1.3;
   double max_full_speedup = 1.5;
 };

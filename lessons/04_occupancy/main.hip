@@ -750,7 +750,7 @@ SweepResult sweep(hl::Report& report, const std::string& key, const std::string&
 
 int main(int argc, char** argv) {
   std::int64_t block_option = 256;
-  double min_vs_best = 0.90;
+  double min_vs_best = 0.70;
   double min_vs_one_block = 3.0;
   hl::LessonCli cli(
       "lesson04_occupancy",

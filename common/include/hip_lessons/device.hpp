@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <string>
 
+#include "hip_lessons/environment.hpp"
 #include "hip_lessons/errors.hpp"
 #include "hip_lessons/hip_check.hpp"
 #include "hip_lessons/report.hpp"
@@ -43,19 +44,30 @@ inline UsageError no_such_device(int index, int count) {
                     std::to_string(count - 1));
 }
 
-/// Makes device \p index current. Throws SkipError when there is no usable GPU (with the
-/// runtime's reason) and UsageError when \p index does not exist.
-inline Device open_device(int index) {
+/// Checks, without creating a context, that device \p index exists. Throws SkipError when
+/// there is no usable GPU (with the runtime's reason, and any device-selection variable that
+/// may be hiding the GPUs) and UsageError when \p index is not in 0..count-1.
+inline void require_device_index(int index) {
   int count = 0;
   const hipError_t status = hipGetDeviceCount(&count);
   if (status != hipSuccess || count == 0) {
+    std::string suspects;
+    for (const std::string& setting : device_selection_settings()) {
+      suspects += (suspects.empty() ? "" : ", ") + setting;
+    }
     throw SkipError(std::string("no GPU: hipGetDeviceCount reported ") +
                     (status != hipSuccess ? hipGetErrorName(status) : "0 devices") +
+                    (suspects.empty() ? "" : "; " + suspects + " chooses which GPUs are visible") +
                     "; lesson01_env_check explains why");
   }
   if (index < 0 || index >= count) {
     throw no_such_device(index, count);
   }
+}
+
+/// Makes device \p index current, after require_device_index().
+inline Device open_device(int index) {
+  require_device_index(index);
   Device device;
   device.index = index;
   HIP_CHECK(hipSetDevice(index));

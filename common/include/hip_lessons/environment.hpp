@@ -12,21 +12,47 @@
 
 namespace hip_lessons {
 
+/// The two platforms a lesson can be built for.
+enum class Platform { kAmd, kNvidia };
+
+/// The platform this build of the project targets ("AMD" or "NVIDIA" in messages).
+Platform build_platform();
+
+/// "AMD" or "NVIDIA".
+const char* platform_name(Platform platform);
+
 /// What the project knows about one scheduling-related environment variable.
 struct EnvironmentVariable {
   std::string name;
-  std::string platform;      ///< "AMD", "NVIDIA" or "both"
-  std::string meaning;       ///< what it changes, in one line
-  std::string default_value; ///< what applies when it is unset
+  std::string platform;       ///< "AMD", "NVIDIA" or "both": whose runtime or tools read it
+  std::string meaning;        ///< what it changes, in one line
+  std::string default_value;  ///< what applies when it is unset
+  bool read_at_run_time;      ///< false for the build-time variables (HIP_PLATFORM, paths)
+  std::string counterpart;    ///< the other platform's variable for the same job, if any
+
+  /// Whether the runtime of a \p platform build reads this variable.
+  bool applies_to(Platform platform) const;
 };
 
 /// The variables lesson 01 reports, in the order it prints them.
 const std::vector<EnvironmentVariable>& scheduling_variables();
 
-/// Checks \p value for variable \p name. Returns nothing when valid, else the problem in one
-/// sentence (what is wrong and what is allowed). Unknown names are always valid.
+/// Checks \p value for variable \p name as the runtime of a \p platform build reads it.
+/// Returns nothing when valid, else the problem in one sentence (what is wrong and what is
+/// allowed). Unknown names are always valid.
 std::optional<std::string> check_environment_value(const std::string& name,
-                                                   const std::string& value);
+                                                   const std::string& value,
+                                                   Platform platform = build_platform());
+
+/// One line for every run-time scheduling variable that is set in this process's environment
+/// and is either malformed or ignored by a \p platform build, e.g.
+/// "GPU_MAX_HW_QUEUES='abc': 'abc' is not an integer in 1..1024 (...)". Empty when all is well.
+/// run_lesson() prints these as warnings before a lesson starts.
+std::vector<std::string> environment_warnings(Platform platform = build_platform());
+
+/// "NAME='value'" for each device-selection variable (HIP_, ROCR_, CUDA_VISIBLE_DEVICES) that
+/// is set and read by a \p platform build: the first suspects when the runtime finds no GPU.
+std::vector<std::string> device_selection_settings(Platform platform = build_platform());
 
 /// Parses an ID list such as "0,2-4,7" (ROCm's CU and GPU lists) into sorted, unique IDs.
 /// Throws UsageError naming the text on a syntax error, a reversed range, or an ID >= limit.

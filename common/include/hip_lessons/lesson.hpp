@@ -12,10 +12,17 @@
 
 namespace hip_lessons {
 
+/// Whether run_lesson() warns about malformed or ignored scheduling variables before the body
+/// runs. Lesson 01 turns it off because diagnosing the environment is its whole job.
+enum class EnvironmentWarnings { kPrint, kLeaveToLesson };
+
 /// Parses the command line (exit 2 on bad input, before any GPU work), checks that --json
-/// can be written, runs \p body and returns the exit code: 0 when every check passed,
-/// 1 when a check or a HIP call failed, 2 for a UsageError, 77 for a SkipError.
+/// can be written, prints a "warning:" line for every malformed or ignored scheduling variable
+/// (and records them as the report fact environment_warnings), runs \p body and returns the
+/// exit code: 0 when every check passed, 1 when a check or a HIP call failed, 2 for a
+/// UsageError, 77 for a SkipError.
 int run_lesson(LessonCli& cli, int argc, char** argv,
-               const std::function<void(Report&)>& body);
+               const std::function<void(Report&)>& body,
+               EnvironmentWarnings warnings = EnvironmentWarnings::kPrint);
 
 }  // namespace hip_lessons
