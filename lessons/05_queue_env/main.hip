@@ -434,18 +434,7 @@ void measure_aql(hl::Report& report, const Settings& s, const hl::CommonOptions&
 /// The GPU the children will use, looked up without creating a context in the parent
 /// (hipSetDevice would), so the children have the GPU to themselves.
 hl::Device probe_device(int index) {
-  int count = 0;
-  const hipError_t status = hipGetDeviceCount(&count);
-  if (status != hipSuccess || count == 0) {
-    throw hl::SkipError(std::string("no GPU: hipGetDeviceCount reported ") +
-                        (status != hipSuccess ? hipGetErrorName(status) : "0 devices") +
-                        "; lesson01_env_check explains why");
-  }
-  if (index >= count) {
-    throw hl::UsageError("--device " + std::to_string(index) + " does not exist: this machine " +
-                         "has " + std::to_string(count) + " GPU(s), valid indices are 0.." +
-                         std::to_string(count - 1));
-  }
+  hl::require_device_index(index);
   hl::Device device;
   device.index = index;
   HIP_CHECK(hipGetDeviceProperties(&device.props, index));
