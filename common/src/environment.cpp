@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <set>
 #include <sstream>
 
 #include "hip_lessons/errors.hpp"
@@ -97,6 +98,12 @@ bool EnvironmentVariable::applies_to(Platform platform) const {
   return this->platform == "both" || this->platform == platform_name(platform);
 }
 
+std::string EnvironmentVariable::ignored_by(Platform platform) const {
+  if (!read_at_run_time || applies_to(platform)) return "";
+  return "only the " + this->platform + " runtime reads it; this " + platform_name(platform) +
+         " build ignores it" + (counterpart.empty() ? "" : " (" + counterpart + " does that here)");
+}
+
 const std::vector<EnvironmentVariable>& scheduling_variables() {
   // HIP on NVIDIA is a header layer over the CUDA runtime: it reads no HIP_* or AMD variable
   // at run time, so only the CUDA variables select devices and queues there.
@@ -168,12 +175,7 @@ std::vector<std::string> environment_warnings(Platform platform) {
     if (raw == nullptr || !variable.read_at_run_time) continue;
     const std::string setting = variable.name + "='" + raw + "'";
     const auto problem = check_environment_value(variable.name, raw, platform);
-    std::string ignored;
-    if (!variable.applies_to(platform)) {
-      ignored = std::string("only the ") + variable.platform + " runtime reads it; this " +
-                platform_name(platform) + " build ignores it";
-      if (!variable.counterpart.empty()) ignored += " (" + variable.counterpart + " does that here)";
-    }
+    const std::string ignored = variable.ignored_by(platform);
     if (problem) {
       warnings.push_back(setting + ": " + *problem + (ignored.empty() ? "" : "; " + ignored));
     } else if (!ignored.empty()) {
@@ -184,14 +186,13 @@ std::vector<std::string> environment_warnings(Platform platform) {
 }
 
 std::vector<std::string> device_selection_settings(Platform platform) {
+  const std::set<std::string> device_lists = {"HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES",
+                                              "CUDA_VISIBLE_DEVICES"};
   std::vector<std::string> settings;
-  for (const char* name : {"HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES"}) {
-    const char* value = std::getenv(name);
-    const auto& variables = scheduling_variables();
-    const auto variable = std::find_if(variables.begin(), variables.end(),
-                                       [&](const EnvironmentVariable& v) { return v.name == name; });
-    if (value != nullptr && variable->applies_to(platform)) {
-      settings.push_back(std::string(name) + "='" + value + "'");
+  for (const EnvironmentVariable& variable : scheduling_variables()) {
+    const char* value = std::getenv(variable.name.c_str());
+    if (value != nullptr && device_lists.count(variable.name) && variable.applies_to(platform)) {
+      settings.push_back(variable.name + "='" + value + "'");
     }
   }
   return settings;

@@ -75,10 +75,8 @@ void report_environment(hl::Report& report, std::vector<Finding>& findings) {
                             "correct or unset it: unset " + variable.name});
       }
       // A variable of the other platform is harmless, but whoever set it expected an effect.
-      if (variable.read_at_run_time && !variable.applies_to(platform)) {
-        status += std::string("; ignored by this ") + hl::kVendor + " build" +
-                  (variable.counterpart.empty() ? "" : " (" + variable.counterpart + " does that here)");
-      }
+      const std::string ignored = variable.ignored_by(platform);
+      if (!ignored.empty()) status += "; " + ignored;
     }
     table.add_row({variable.name, value == nullptr ? "-" : "'" + std::string(value) + "'",
                    variable.platform, variable.meaning, status});
@@ -227,12 +225,11 @@ bool run_smoke_kernel(hl::Report& report, int n, std::uint64_t seed) {
 // Turns the runtime's answer to "how many devices?" into a diagnosis.
 Finding diagnose_no_device(hipError_t status, int nodes) {
   const std::string error = hipGetErrorName(status);
-  for (const std::string& setting : hl::device_selection_settings()) {
-    if (nodes > 0) {
-      const std::string variable = setting.substr(0, setting.find('='));
-      return {variable + " is set and the runtime sees no device (" + error + ")",
-              "it hides every GPU: unset " + variable + " or list indices that exist"};
-    }
+  const std::vector<std::string> device_lists = hl::device_selection_settings();
+  if (nodes > 0 && !device_lists.empty()) {
+    const std::string variable = device_lists.front().substr(0, device_lists.front().find('='));
+    return {variable + " is set and the runtime sees no device (" + error + ")",
+            "it hides every GPU: unset " + variable + " or list indices that exist"};
   }
   if (nodes == 0) {
 #if defined(__HIP_PLATFORM_AMD__)

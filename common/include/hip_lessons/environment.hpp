@@ -32,6 +32,11 @@ struct EnvironmentVariable {
 
   /// Whether the runtime of a \p platform build reads this variable.
   bool applies_to(Platform platform) const;
+
+  /// For a run-time variable that a \p platform build's runtime does not read, what that
+  /// means, e.g. "only the AMD runtime reads it; this NVIDIA build ignores it
+  /// (CUDA_DEVICE_MAX_CONNECTIONS does that here)"; empty otherwise.
+  std::string ignored_by(Platform platform) const;
 };
 
 /// The variables lesson 01 reports, in the order it prints them.
