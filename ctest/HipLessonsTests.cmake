@@ -11,9 +11,11 @@
 #                          [SANITIZE_ARGS ...] [BENCH_SMOKE_ARGS ...] [TIMEOUT <seconds>])
 #       Builds bin/lessonNN_<name> (and bin/lessonNN_<name>_bench) and registers
 #         lessonNN.check      label gpu    : correctness on random inputs
-#         lessonNN.speed      label speed  : ratio checks (SPEED_ARGS carries thresholds)
+#         lessonNN.speed      label speed  : the declared speed checks, at their compiled-in
+#                                            thresholds (SPEED_ARGS: sizes, repeats)
 #         lessonNN.bench      label gpu    : a short Google Benchmark smoke run
 #         lessonNN.bad_input.*  label unit : every bad argument exits 2 with a message
+#         lessonNN.help_defaults label unit  : --help shows the thresholds CMake configured
 #         lessonNN.environment.* label gpu : a malformed environment warns or skips, never crashes
 #         lessonNN.sanitize.* label sanitize: compute-sanitizer on SANITIZE_ARGS (default --check)
 #       all with the label lessonNN. TOUR_ARGS are what ctest/quickstart.sh passes when it
@@ -109,12 +111,29 @@ function(hip_lessons_add_lesson)
   set(lesson "lesson${ARG_NUMBER}")
   set(target "${lesson}_${ARG_NAME}")
   hip_lessons_add_executable(${target} SOURCES ${ARG_SOURCES})
+  # Declared thresholds become the defaults compiled into the lesson, and a test checks that
+  # --help shows them: one number for --help, the tour, and ctest's speed test.
+  get_property(thresholds DIRECTORY PROPERTY HIP_LESSONS_THRESHOLDS)
+  set(help_expectations "")
+  while(thresholds)
+    list(POP_FRONT thresholds threshold_name threshold_flag)
+    target_compile_definitions(${target} PRIVATE
+      HIP_LESSONS_${threshold_name}=${HIP_LESSONS_${threshold_name}})
+    list(APPEND help_expectations ${threshold_flag} ${HIP_LESSONS_${threshold_name}})
+  endwhile()
+  if(help_expectations)
+    hip_lessons_add_test(NAME ${lesson}.help_defaults
+      COMMAND bash ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/expect-help-defaults.sh
+              $<TARGET_FILE:${target}> ${help_expectations}
+      LABELS unit ${lesson} TIMEOUT 60)
+  endif()
   file(APPEND "${HIP_LESSONS_LESSON_MANIFEST}"
     "${ARG_NUMBER}_${ARG_NAME}\t${CMAKE_BINARY_DIR}/bin/${target}\t${ARG_TOUR_ARGS}\n")
 
   hip_lessons_add_test(NAME ${lesson}.check COMMAND ${target} --check ${ARG_CHECK_ARGS}
     LABELS gpu ${lesson} GPU TIMEOUT ${ARG_TIMEOUT})
-  if(ARG_SPEED_ARGS)
+  get_property(has_thresholds DIRECTORY PROPERTY HIP_LESSONS_THRESHOLDS SET)
+  if(ARG_SPEED_ARGS OR has_thresholds)
     hip_lessons_add_test(NAME ${lesson}.speed COMMAND ${target} --speed-check ${ARG_SPEED_ARGS}
       LABELS speed ${lesson} GPU TIMEOUT ${ARG_TIMEOUT})
   endif()
@@ -186,14 +205,34 @@ function(hip_lessons_add_lesson)
   endif()
 endfunction()
 
-#   hip_lessons_threshold(<NAME> <nvidia-default> <amd-default> "<what it bounds>")
+#   hip_lessons_threshold(<NAME> <flag> <nvidia-default> <amd-default> "<what it bounds>")
 #       A speed-check threshold as the cache variable HIP_LESSONS_<NAME>, defaulting per
-#       platform; override at configure time with -DHIP_LESSONS_<NAME>=value.
-function(hip_lessons_threshold name nvidia_default amd_default doc)
+#       platform; override at configure time with -DHIP_LESSONS_<NAME>=value. The next
+#       hip_lessons_add_lesson() in the same folder compiles it into the lesson as the macro
+#       HIP_LESSONS_<NAME> (the default of <flag>, declared with hl::at_least/at_most) and
+#       registers lessonNN.help_defaults, which checks that --help shows this value.
+function(hip_lessons_threshold name flag nvidia_default amd_default)
+  if(ARGC EQUAL 4)  # the older form without a flag: (name nvidia amd doc)
+    set(doc "${amd_default}")
+    set(amd_default "${nvidia_default}")
+    set(nvidia_default "${flag}")
+    set(flag "")
+  else()
+    set(doc "${ARGV4}")
+  endif()
+  if(flag AND NOT flag MATCHES "^--[a-z0-9-]+$")
+    message(FATAL_ERROR "hip_lessons_threshold(${name}): '${flag}' is not a --flag")
+  endif()
   if(HIP_LESSONS_PLATFORM_RESOLVED STREQUAL "amd")
     set(default "${amd_default}")
   else()
     set(default "${nvidia_default}")
   endif()
-  set(HIP_LESSONS_${name} "${default}" CACHE STRING "Speed-check threshold: ${doc}")
+  set(HIP_LESSONS_${name} "${default}" CACHE STRING "Speed-check threshold (${flag}): ${doc}")
+  if(NOT HIP_LESSONS_${name} MATCHES "^[0-9]+(\\.[0-9]+)?$")
+    message(FATAL_ERROR "HIP_LESSONS_${name} is '${HIP_LESSONS_${name}}', not a number")
+  endif()
+  if(flag)
+    set_property(DIRECTORY APPEND PROPERTY HIP_LESSONS_THRESHOLDS "${name}" "${flag}")
+  endif()
 endfunction()

@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <deque>
 #include <functional>
 #include <iostream>
 #include <limits>
@@ -11,6 +12,7 @@
 #include <CLI/CLI.hpp>
 
 #include "hip_lessons/errors.hpp"
+#include "hip_lessons/format.hpp"
 #include "hip_lessons/validation.hpp"
 
 namespace hip_lessons {
@@ -80,6 +82,7 @@ struct LessonCli::Impl {
   // Raw texts, converted after parsing so every lesson gets the same messages.
   std::string size_text, repeat_text, seed_text, device_text;
   std::vector<std::function<void()>> conversions;
+  std::deque<SpeedCheck> speed_checks;  // a deque: references handed out stay valid
 
   Impl(std::string name, std::string description) : app(std::move(description), name),
                                                     program(std::move(name)) {}
@@ -95,12 +98,18 @@ LessonCli::LessonCli(std::string program, std::string description, std::int64_t 
   s.app.add_option("--size", s.size_text,
                    "Problem size in elements, up to " + describe_range(1, max_size) +
                        " (forms: 4096, 64K, 16M, 1G, 2^28)")
+      ->type_name("N")
       ->default_str(s.size_text);
   s.app.add_option("--repeat", s.repeat_text, "Timed repetitions per measurement (1..100000)")
+      ->type_name("N")
       ->default_str("20");
-  s.app.add_option("--seed", s.seed_text, "Seed for the random inputs (default: drawn, printed)");
-  s.app.add_option("--device", s.device_text, "GPU index (0..count-1)")->default_str("0");
-  s.app.add_option("--json", s.options.json_path, "Write the report as JSON to this file");
+  s.app.add_option("--seed", s.seed_text, "Seed for the random inputs (default: drawn, printed)")
+      ->type_name("N");
+  s.app.add_option("--device", s.device_text, "GPU index (0..count-1)")
+      ->type_name("N")
+      ->default_str("0");
+  s.app.add_option("--json", s.options.json_path, "Write the report as JSON to this file")
+      ->type_name("FILE");
   s.app.add_flag("--check", s.options.check,
                  "Correctness run: small sizes, every result validated (ctest label gpu)");
   s.app.add_flag("--speed-check", s.options.speed_check,
@@ -113,6 +122,7 @@ void LessonCli::add_count(const std::string& flag, std::int64_t& value, const st
                           std::int64_t min, std::int64_t max) {
   auto text = std::make_shared<std::string>();
   impl_->app.add_option(flag, *text, help + " (" + describe_range(min, max) + ")")
+      ->type_name("N")
       ->default_str(std::to_string(value));
   impl_->conversions.push_back([flag, text, &value, min, max] {
     if (!text->empty()) value = parse_count(flag, *text, min, max);
@@ -122,7 +132,7 @@ void LessonCli::add_count(const std::string& flag, std::int64_t& value, const st
 void LessonCli::add_number(const std::string& flag, double& value, const std::string& help,
                            double min, double max) {
   auto text = std::make_shared<std::string>();
-  impl_->app.add_option(flag, *text, help)->default_str(std::to_string(value));
+  impl_->app.add_option(flag, *text, help)->type_name("X")->default_str(shortest(value));
   impl_->conversions.push_back([flag, text, &value, min, max] {
     if (text->empty()) return;
     char* end = nullptr;
@@ -130,8 +140,8 @@ void LessonCli::add_number(const std::string& flag, double& value, const std::st
     const double parsed = std::strtod(text->c_str(), &end);
     if (end == text->c_str() || *end != '\0' || errno == ERANGE || std::isnan(parsed) ||
         parsed < min || parsed > max) {
-      throw UsageError(flag + " '" + *text + "' is not a number in [" + std::to_string(min) +
-                       ", " + std::to_string(max) + "]");
+      throw UsageError(flag + " '" + *text + "' is not a number in [" + shortest(min) + ", " +
+                       shortest(max) + "]");
     }
     value = parsed;
   });
@@ -142,7 +152,9 @@ void LessonCli::add_choice(const std::string& flag, std::string& value, const st
   std::string list;
   for (const auto& c : choices) list += (list.empty() ? "" : ", ") + c;
   auto text = std::make_shared<std::string>();
-  impl_->app.add_option(flag, *text, help + " (" + list + ")")->default_str(value);
+  impl_->app.add_option(flag, *text, help + " (" + list + ")")
+      ->type_name("WORD")
+      ->default_str(value);
   impl_->conversions.push_back([flag, text, &value, choices, list] {
     if (text->empty()) return;
     if (std::find(choices.begin(), choices.end(), *text) == choices.end()) {
@@ -162,6 +174,29 @@ void LessonCli::add_text(const std::string& flag, std::string& value, const std:
 
 void LessonCli::add_flag(const std::string& flag, bool& value, const std::string& help) {
   impl_->app.add_flag(flag, value, help);
+}
+
+void LessonCli::add_block_size(std::int64_t& value, BlockRule rule) {
+  const bool warps = rule == BlockRule::kWholeWarps;
+  add_count("--block", value, warps ? "Threads per block, a multiple of 32" : "Threads per block",
+            warps ? 32 : 1, 1024);
+  if (warps) {
+    impl_->conversions.push_back([&value] {
+      if (value % 32 != 0) {
+        throw UsageError("--block " + std::to_string(value) +
+                         " is not a multiple of 32; block sizes must be whole warps (32 threads "
+                         "on NVIDIA and RDNA, 64 on GCN and CDNA)");
+      }
+    });
+  }
+}
+
+const SpeedCheck& LessonCli::add_speed_check(SpeedCheck check) {
+  SpeedCheck& stored = impl_->speed_checks.emplace_back(std::move(check));
+  const char* word = stored.bound == Bound::kAtLeast ? "must reach" : "must stay at or under";
+  add_number(stored.flag, stored.threshold,
+             "Speed check: " + stored.name + " " + word + " this", 0.0, 1e6);
+  return stored;
 }
 
 int LessonCli::parse(int argc, const char* const* argv) {
@@ -193,6 +228,9 @@ int LessonCli::parse(int argc, const char* const* argv) {
     if (s.options.check && s.options.speed_check) {
       throw UsageError("--check and --speed-check are separate runs; give one of them");
     }
+    s.options.mode = s.options.check         ? Mode::kCheck
+                     : s.options.speed_check ? Mode::kSpeedCheck
+                                             : Mode::kTour;
   } catch (const UsageError& error) {
     std::cerr << "error: " << error.what() << "\n";
     return kExitUsage;

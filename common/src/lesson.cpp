@@ -41,8 +41,8 @@ int run_lesson(LessonCli& cli, int argc, char** argv, const std::function<void(R
     return kExitUsage;
   }
 
-  Report report(cli.program(), std::cout);
-  report.fact("seed", std::to_string(options.seed));
+  Report report(cli.program(), std::cout, options.mode);
+  report.fact("seed", options.seed);
   std::cout << cli.program() << "  (seed " << options.seed << ")\n";
   if (warnings == EnvironmentWarnings::kPrint) {
     // The runtime reads these variables once and never complains, so say it here: a typo
@@ -67,6 +67,7 @@ int run_lesson(LessonCli& cli, int argc, char** argv, const std::function<void(R
     return kExitUsage;  // bad input writes no report
   } catch (const SkipError& error) {
     std::cout << "skipped: " << error.what() << '\n';
+    report.summary(std::string("skipped: ") + error.what());
     code = kExitSkip;
   } catch (const HipError& error) {
     std::cerr << "error: HIP call " << error.what() << '\n';
@@ -80,7 +81,7 @@ int run_lesson(LessonCli& cli, int argc, char** argv, const std::function<void(R
     code = kExitFail;
   }
 
-  if (!report.summary().empty()) std::cout << "\nsummary: " << report.summary() << '\n';
+  if (!report.summary().empty() && code != kExitSkip) std::cout << "\nsummary: " << report.summary() << '\n';
   if (code == kExitFail && report.failures() > 0) {
     std::cout << report.failures() << " check(s) failed\n";
   }

@@ -10,26 +10,26 @@
 #include <sstream>
 #include <stdexcept>
 #include <utility>
+#include <variant>
 
 #include <nlohmann/json.hpp>
 
 namespace hip_lessons {
 
-std::string fixed(double value, int digits) {
-  std::ostringstream text;
-  text << std::fixed << std::setprecision(digits) << value;
-  return text.str();
+namespace {
+
+nlohmann::ordered_json to_json(const Cell& cell) {
+  struct Visitor {
+    nlohmann::ordered_json operator()(std::monostate) const { return nullptr; }
+    nlohmann::ordered_json operator()(std::int64_t v) const { return v; }
+    nlohmann::ordered_json operator()(double v) const { return v; }
+    nlohmann::ordered_json operator()(bool v) const { return v; }
+    nlohmann::ordered_json operator()(const std::string& v) const { return v; }
+  };
+  return std::visit(Visitor{}, cell.value());
 }
 
-std::string format_bytes(double bytes) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  int unit = 0;
-  while (bytes >= 1024.0 && unit < 4) {
-    bytes /= 1024.0;
-    ++unit;
-  }
-  return unit == 0 ? fixed(bytes, 0) + " B" : fixed(bytes, bytes < 10 ? 2 : 1) + " " + units[unit];
-}
+}  // namespace
 
 Table::Table(std::vector<std::string> headers) : headers_(std::move(headers)) {}
 
@@ -88,14 +88,27 @@ struct Report::Data {
   int failures = 0;
 };
 
-Report::Report(std::string lesson, std::ostream& out) : data_(std::make_unique<Data>()), out_(out) {
+Report::Report(std::string lesson, std::ostream& out, Mode mode)
+    : data_(std::make_unique<Data>()), out_(out), mode_(mode) {
   data_->lesson = std::move(lesson);
 }
 
 Report::~Report() = default;
 
-void Report::fact(const std::string& key, const std::string& value) { data_->facts[key] = value; }
-void Report::fact(const std::string& key, double value) { data_->facts[key] = value; }
+void Report::note(const std::string& line) { out_ << line << '\n'; }
+
+void Report::fact(const std::string& key, const Cell& value) { data_->facts[key] = to_json(value); }
+
+void Report::table(const ResultTable& table) {
+  table.print(out_);
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  for (const auto& row : table.rows()) {
+    nlohmann::ordered_json entry = nlohmann::ordered_json::object();
+    for (std::size_t c = 0; c < row.size(); ++c) entry[table.columns()[c].key()] = to_json(row[c]);
+    rows.push_back(std::move(entry));
+  }
+  data_->tables[table.name()] = std::move(rows);
+}
 
 void Report::table(const std::string& name, const std::string& title, const Table& table) {
   out_ << '\n' << title << '\n';
@@ -152,6 +165,29 @@ bool record_ratio(std::ostream& out, nlohmann::ordered_json& checks, int& failur
 }
 }  // namespace
 
+bool Report::speed(const SpeedCheck& check, double ratio) {
+  const bool enforced = mode_ == Mode::kSpeedCheck;
+  const bool passed = check.passes(ratio);
+  if (enforced) {
+    out_ << (passed ? "speed   ok    " : "speed   FAIL  ") << check.name << " = " << fixed(ratio, 2)
+         << " (needs " << check.requirement() << ")\n";
+    if (!passed) ++data_->failures;
+  } else {
+    out_ << "speed   -     " << check.name << " = " << fixed(ratio, 2) << " (the speed test needs "
+         << check.requirement() << ")\n";
+  }
+  data_->checks.push_back({{"name", check.name}, {"kind", "speed"}, {"passed", passed},
+                           {"enforced", enforced}, {"ratio", ratio},
+                           {"threshold", check.threshold},
+                           {"comparison", check.bound == Bound::kAtLeast ? ">=" : "<="},
+                           {"flag", check.flag}});
+  return passed || !enforced;
+}
+
+std::string SpeedCheck::requirement() const {
+  return (bound == Bound::kAtLeast ? ">= " : "<= ") + fixed(threshold, 2);
+}
+
 bool Report::check_ratio_at_least(const std::string& name, double ratio, double minimum) {
   return record_ratio(out_, data_->checks, data_->failures, name, ratio, minimum, true);
 }
@@ -167,6 +203,7 @@ int Report::failures() const { return data_->failures; }
 void Report::write_json(const std::string& path, int exit_code) const {
   nlohmann::ordered_json document = {
       {"lesson", data_->lesson},          {"exit_code", exit_code},
+      {"mode", mode_ == Mode::kCheck ? "check" : mode_ == Mode::kSpeedCheck ? "speed-check" : "tour"},
       {"summary", data_->summary},        {"facts", data_->facts},
       {"measurements", data_->measurements}, {"tables", data_->tables},
       {"checks", data_->checks}};

@@ -2,12 +2,12 @@
 /// \brief Google Benchmark cases of lesson 02: each variant, and the copy, over 2^16..2^28.
 #include <hip/hip_runtime.h>
 
-#include <algorithm>
 #include <cstdint>
 
 #include "hip_lessons/bench.hpp"
 #include "hip_lessons/buffers.hpp"
 #include "hip_lessons/device.hpp"
+#include "hip_lessons/streams.hpp"
 #include "hip_lessons/validation.hpp"
 #include "kernels.hpp"
 
@@ -31,8 +31,8 @@ void vector_add_case(benchmark::State& state, vector_add::Variant variant) {
   Arrays arrays(n);
   hl::GpuStream stream;
   const unsigned int block = 256;
-  const auto grid_stride_blocks = static_cast<unsigned int>(
-      device.compute_units() * std::max(1, device.props.maxThreadsPerMultiProcessor / 256));
+  const unsigned int grid_stride_blocks = vector_add::grid_stride_blocks(
+      device.compute_units(), device.props.maxThreadsPerMultiProcessor, block);
   hl::time_iterations(state, stream, [&] {
     vector_add::launch(variant, arrays.a.data(), arrays.b.data(), arrays.c.data(), n, block,
                        grid_stride_blocks, stream);

@@ -66,6 +66,14 @@ inline unsigned int blocks_for(std::size_t items, unsigned int block) {
   return static_cast<unsigned int>((items + block - 1) / block);
 }
 
+/// The fixed grid of the grid-stride variant: as many blocks of \p block threads as can be
+/// resident on the whole device at once (threads per CU / block, times the CU count).
+inline unsigned int grid_stride_blocks(int compute_units, int max_threads_per_cu,
+                                       unsigned int block) {
+  const int per_cu = max_threads_per_cu / static_cast<int>(block);
+  return static_cast<unsigned int>(compute_units * (per_cu > 1 ? per_cu : 1));
+}
+
 /// Launches \p variant on \p stream. \p grid_stride_blocks is the fixed grid of the
 /// grid-stride variant (lesson 04 shows how to derive it from occupancy).
 inline void launch(Variant variant, const float* a, const float* b, float* c, std::size_t n,

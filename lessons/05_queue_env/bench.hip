@@ -26,7 +26,7 @@
 #include "hip_lessons/spin_kernel.hpp"
 #include "hip_lessons/timing.hpp"
 #include "kernels.hpp"
-#include "process.hpp"
+#include "hip_lessons/child_process.hpp"
 
 namespace hl = hip_lessons;
 namespace qe = queue_env;
@@ -84,7 +84,7 @@ int serve(const std::string& policy_name) {
 class Helper {
  public:
   explicit Helper(const std::string& policy)
-      : child_({qe::self_executable(), kServerFlag + policy}, qe::child_environment({}), true) {
+      : child_({hl::self_executable(), kServerFlag + policy}, hl::child_environment({}), true) {
     while (const auto line = child_.read_line(120.0)) {
       if (*line == kReady) {
         ready_ = true;
@@ -117,7 +117,7 @@ class Helper {
   }
 
  private:
-  qe::ChildProcess child_;
+  hl::ChildProcess child_;
   bool ready_ = false;
   std::string log_;
 };

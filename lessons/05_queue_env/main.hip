@@ -35,7 +35,7 @@
 #include "hip_lessons/timing.hpp"
 #include "hip_lessons/validation.hpp"
 #include "kernels.hpp"
-#include "process.hpp"
+#include "hip_lessons/child_process.hpp"
 
 namespace hl = hip_lessons;
 namespace qe = queue_env;
@@ -137,7 +137,7 @@ struct Settings {
 /// Prints the one machine-readable line of a measuring child: "@result key=value ...".
 /// Values never contain spaces (a space in an environment value becomes '_').
 void print_result(const std::vector<std::pair<std::string, std::string>>& values) {
-  std::cout << qe::kResultPrefix;
+  std::cout << hl::kResultPrefix;
   for (std::size_t i = 0; i < values.size(); ++i) {
     std::string value = values[i].second;
     std::replace(value.begin(), value.end(), ' ', '_');
@@ -452,8 +452,8 @@ class Children {
   }
 
   /// Runs `lesson05 --measure <measure> [extra...]` with \p change in its environment.
-  qe::ChildRun run(const std::string& measure, const std::vector<std::string>& extra,
-                   const std::vector<qe::EnvSetting>& changes) {
+  hl::ChildRun run(const std::string& measure, const std::vector<std::string>& extra,
+                   const std::vector<hl::EnvSetting>& changes) {
     std::vector<std::string> args = {"--measure", measure};
     args.insert(args.end(), extra.begin(), extra.end());
     std::string shown;
@@ -464,7 +464,7 @@ class Children {
     for (const auto& e : extra) std::cout << ' ' << e;
     std::cout << std::endl;
     args.insert(args.end(), common_.begin(), common_.end());
-    return qe::run_self(args, changes, 120.0);
+    return hl::run_self(args, changes, 120.0);
   }
 
  private:
@@ -472,14 +472,14 @@ class Children {
 };
 
 /// "ok", "not applicable here", or how the child ended, for a table cell.
-std::string child_status(const qe::ChildRun& r) {
+std::string child_status(const hl::ChildRun& r) {
   if (r.not_applicable()) return "not applicable here";
   if (r.succeeded()) return "ok";
   return r.outcome.status() + (r.outcome.exit_code == 0 ? ", wrong results" : "");
 }
 
 /// Records that a child ran and passed its own checks (or was not applicable).
-void check_child(hl::Report& report, const std::string& name, const qe::ChildRun& r) {
+void check_child(hl::Report& report, const std::string& name, const hl::ChildRun& r) {
   if (r.not_applicable()) {
     std::cout << "skip    " << name << ": not applicable here (" << r.tail(1) << ")\n";
     return;
@@ -487,18 +487,18 @@ void check_child(hl::Report& report, const std::string& name, const qe::ChildRun
   report.check(name, r.succeeded(), r.succeeded() ? "" : r.outcome.status() + ": " + r.tail());
 }
 
-std::string number_cell(const qe::ChildRun& r, const std::string& key, int digits) {
+std::string number_cell(const hl::ChildRun& r, const std::string& key, int digits) {
   const double v = r.number(key);
   return std::isnan(v) ? "-" : hl::fixed(v, digits);
 }
 
-double ratio_of(const qe::ChildRun& r, const std::string& a, const std::string& b) {
+double ratio_of(const hl::ChildRun& r, const std::string& a, const std::string& b) {
   return r.number(a) / r.number(b);
 }
 
 /// The queue-count settings compared: 1, the default, and the most (NVIDIA's maximum of
 /// 32; on AMD, which documents no maximum, one queue per stream).
-std::vector<qe::EnvSetting> queue_settings(const Settings& s) {
+std::vector<hl::EnvSetting> queue_settings(const Settings& s) {
 #if defined(__HIP_PLATFORM_AMD__)
   const std::string most = std::to_string(std::max(s.streams, 4u));
 #else
@@ -510,7 +510,7 @@ std::vector<qe::EnvSetting> queue_settings(const Settings& s) {
 }
 
 struct QueueRows {
-  qe::ChildRun one, fallback;
+  hl::ChildRun one, fallback;
 };
 
 QueueRows tour_queues(hl::Report& report, Children& children, const Settings& s) {
@@ -519,9 +519,9 @@ QueueRows tour_queues(hl::Report& report, Children& children, const Settings& s)
   hl::Table table({"setting", "child", "depth-first ms", "breadth-first ms", "depth / breadth",
                    "breadth / ideal"});
   QueueRows rows;
-  std::vector<std::pair<std::string, qe::ChildRun>> measured;
-  for (const qe::EnvSetting& setting : queue_settings(s)) {
-    qe::ChildRun r = children.run("queues", {}, {setting});
+  std::vector<std::pair<std::string, hl::ChildRun>> measured;
+  for (const hl::EnvSetting& setting : queue_settings(s)) {
+    hl::ChildRun r = children.run("queues", {}, {setting});
     check_child(report, "chains correct with " + setting.describe(), r);
     const std::string label =
         setting.value ? setting.describe()
@@ -535,7 +535,7 @@ QueueRows tour_queues(hl::Report& report, Children& children, const Settings& s)
     measured.emplace_back(label, r);
   }
   // The other platform's variable: the child says it does not apply (exit 77).
-  const qe::ChildRun foreign = children.run("queues", {"--variable", kForeignQueueVariable},
+  const hl::ChildRun foreign = children.run("queues", {"--variable", kForeignQueueVariable},
                                             {{kForeignQueueVariable, std::string("1")}});
   table.add_row({std::string(kForeignQueueVariable) + "=1", child_status(foreign), "-", "-", "-",
                  "-"});
@@ -549,7 +549,7 @@ QueueRows tour_queues(hl::Report& report, Children& children, const Settings& s)
   hl::Table bad({"setting", "child", "depth-first ms", "breadth-first ms",
                  "depth-first closest to"});
   for (const char* value : {"abc", "0", "1000"}) {
-    const qe::ChildRun r = children.run("queues", {}, {{kQueueVariable, std::string(value)}});
+    const hl::ChildRun r = children.run("queues", {}, {{kQueueVariable, std::string(value)}});
     std::string closest = "-";
     double best = 1e300;
     const double mine = r.number("depth_first_ms");
@@ -571,7 +571,7 @@ QueueRows tour_queues(hl::Report& report, Children& children, const Settings& s)
 }
 
 struct WaitRows {
-  qe::ChildRun spin, blocking;
+  hl::ChildRun spin, blocking;
 };
 
 WaitRows tour_wait(hl::Report& report, Children& children, const Settings& s) {
@@ -585,7 +585,7 @@ WaitRows tour_wait(hl::Report& report, Children& children, const Settings& s) {
     if (s.policy != "all" && s.policy != name && name != "spin" && name != "blocking-sync") {
       continue;
     }
-    const qe::ChildRun r = children.run("wait", {"--policy", policy.name}, {});
+    const hl::ChildRun r = children.run("wait", {"--policy", policy.name}, {});
     check_child(report, std::string("waiting with policy ") + policy.name, r);
     table.add_row({policy.name, "-", child_status(r), number_cell(r, "cpu_per_wall", 2),
                    number_cell(r, "round_trip_us", 1)});
@@ -593,7 +593,7 @@ WaitRows tour_wait(hl::Report& report, Children& children, const Settings& s) {
     if (std::string(policy.name) == "blocking-sync") rows.blocking = r;
   }
   // AMD's process-wide switch under blocking sync: interrupts (default) or polling.
-  const qe::ChildRun polled = children.run(
+  const hl::ChildRun polled = children.run(
       "wait", {"--policy", "blocking-sync", "--variable", "HSA_ENABLE_INTERRUPT"},
       {{"HSA_ENABLE_INTERRUPT", std::string("0")}});
   table.add_row({"blocking-sync", "HSA_ENABLE_INTERRUPT=0", child_status(polled),
@@ -609,7 +609,7 @@ void tour_amd_copy_path(hl::Report& report, Children& children) {
   hl::Table table({"setting", "child", "result"});
   for (const std::optional<std::string>& value :
        {std::optional<std::string>(), std::optional<std::string>("0")}) {
-    const qe::ChildRun r = children.run("copy", {}, {{"HSA_ENABLE_SDMA", value}});
+    const hl::ChildRun r = children.run("copy", {}, {{"HSA_ENABLE_SDMA", value}});
     check_child(report, "pinned copies correct with HSA_ENABLE_SDMA " + value.value_or("unset"), r);
     table.add_row({value ? "HSA_ENABLE_SDMA=" + *value : "HSA_ENABLE_SDMA unset (default 1)",
                    child_status(r),
@@ -619,7 +619,7 @@ void tour_amd_copy_path(hl::Report& report, Children& children) {
   }
   for (const std::optional<std::string>& value :
        {std::optional<std::string>(), std::optional<std::string>("1024")}) {
-    const qe::ChildRun r = children.run("aql", {}, {{"ROC_AQL_QUEUE_SIZE", value}});
+    const hl::ChildRun r = children.run("aql", {}, {{"ROC_AQL_QUEUE_SIZE", value}});
     check_child(report, "launches complete with ROC_AQL_QUEUE_SIZE " + value.value_or("unset"), r);
     table.add_row({value ? "ROC_AQL_QUEUE_SIZE=" + *value : "ROC_AQL_QUEUE_SIZE unset",
                    child_status(r),
@@ -662,9 +662,9 @@ void run_parent(hl::Report& report, const Settings& s, const hl::CommonOptions& 
     hl::CommonOptions quick_options = options;
     quick_options.repeat = 3;
     Children quick(s, quick_options);
-    for (const qe::EnvSetting& setting :
-         {qe::EnvSetting{kQueueVariable, std::nullopt}, qe::EnvSetting{kQueueVariable, "1"}}) {
-      const qe::ChildRun r = quick.run("queues", {}, {setting});
+    for (const hl::EnvSetting& setting :
+         {hl::EnvSetting{kQueueVariable, std::nullopt}, hl::EnvSetting{kQueueVariable, "1"}}) {
+      const hl::ChildRun r = quick.run("queues", {}, {setting});
       check_child(report, "every chain correct, both issue orders, " + setting.describe(), r);
       // A chain can take longer than ideal (launch costs, slow tools such as
       // compute-sanitizer) but never shorter, unless the spin clock runs fast.

@@ -12,7 +12,20 @@
 #include <string>
 #include <vector>
 
+#include "hip_lessons/speed_check.hpp"
+
 namespace hip_lessons {
+
+/// What a run of a lesson is for. The same lesson functions run in every mode; the mode
+/// chooses the sizes and whether timing runs.
+enum class Mode {
+  kTour,        ///< the default: the story at --size, checked and timed, thresholds shown
+  kCheck,       ///< --check: correctness only, at the sizes that catch indexing bugs; no timing
+  kSpeedCheck,  ///< --speed-check: checked and timed, every declared speed check enforced
+};
+
+/// What a lesson's --block accepts: any thread count, or whole warps (wavefronts) only.
+enum class BlockRule { kAnySize, kWholeWarps };
 
 /// The flags shared by every lesson.
 struct CommonOptions {
@@ -23,6 +36,10 @@ struct CommonOptions {
   std::string json_path;        ///< --json: write the report here
   bool check = false;           ///< --check: correctness run (what ctest's gpu test runs)
   bool speed_check = false;     ///< --speed-check: timing-ratio run (ctest's speed test)
+  Mode mode = Mode::kTour;      ///< which of the three runs this is
+
+  /// Whether this run measures time (the tour and --speed-check; not --check).
+  bool timed() const { return mode != Mode::kCheck; }
 };
 
 /// Parses a count such as "4096", "64K", "16M", "1G" (binary multiples) or "2^28".
@@ -56,6 +73,14 @@ class LessonCli {
                 std::function<void(const std::string&)> validate);
   /// A switch without value.
   void add_flag(const std::string& flag, bool& value, const std::string& help);
+  /// --block: threads per block, 1..1024 (every GPU's limit or more); with
+  /// BlockRule::kWholeWarps also a multiple of 32, which every GPU's warp size divides. The
+  /// device's own limits are checked later by checked_block_size().
+  void add_block_size(std::int64_t& value, BlockRule rule = BlockRule::kAnySize);
+  /// Declares a speed check: adds its flag (default: the declared threshold) and returns the
+  /// check, whose threshold holds the flag's value after parse(). The reference stays valid
+  /// as long as this LessonCli.
+  const SpeedCheck& add_speed_check(SpeedCheck check);
 
   /// Parses and validates. Returns -1 to go on, 0 after --help, 2 after an error (the
   /// message, starting with "error: ", is already printed on stderr).

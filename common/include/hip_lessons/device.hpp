@@ -90,7 +90,24 @@ inline void require_device_memory(std::size_t bytes, const std::string& what) {
   }
 }
 
-/// Prints the device line every lesson starts with and records it in the report.
+/// Checks a --block value against the device (LessonCli::add_block_size() already checked
+/// what is known without one) and returns it as a launch dimension. Throws UsageError naming
+/// the value and this device's rule.
+inline unsigned int checked_block_size(const Device& device, std::int64_t block,
+                                       BlockRule rule = BlockRule::kAnySize) {
+  if (rule == BlockRule::kWholeWarps && block % device.warp_size() != 0) {
+    throw UsageError("--block " + std::to_string(block) + " is not a multiple of this device's " +
+                     kWarpName + " size " + std::to_string(device.warp_size()));
+  }
+  if (block < 1 || block > device.props.maxThreadsPerBlock) {
+    throw UsageError("--block " + std::to_string(block) + " is above this device's limit of " +
+                     std::to_string(device.props.maxThreadsPerBlock) + " threads per block");
+  }
+  return static_cast<unsigned int>(block);
+}
+
+/// Records the device facts every lesson's JSON starts with (name, vendor, CUs, warp size);
+/// prints nothing, since each lesson says in its own words what it does with the device.
 inline void describe_device(Report& report, const Device& device) {
   report.fact("device", device.name());
   report.fact("vendor", kVendor);

@@ -12,17 +12,16 @@
 #include <string>
 #include <vector>
 
+#include "hip_lessons/cli.hpp"
+#include "hip_lessons/format.hpp"
+#include "hip_lessons/results.hpp"
+#include "hip_lessons/speed_check.hpp"
 #include "hip_lessons/validation.hpp"
 
 namespace hip_lessons {
 
-/// Formats \p value with \p digits digits after the decimal point.
-std::string fixed(double value, int digits);
-
-/// Formats a byte count as "512 B", "64.0 KiB", "1.50 GiB".
-std::string format_bytes(double bytes);
-
-/// A table printed with aligned columns; numeric-looking cells are right-aligned.
+/// A table of preformatted text cells (numeric-looking cells are right-aligned). Superseded
+/// by ResultTable, whose cells keep their types.
 class Table {
  public:
   explicit Table(std::vector<std::string> headers);
@@ -40,17 +39,23 @@ class Table {
 /// Collects a lesson's results, prints them as they come, and writes them as JSON.
 class Report {
  public:
-  explicit Report(std::string lesson, std::ostream& out);
+  /// \p mode decides what speed() does: enforce under Mode::kSpeedCheck, show otherwise.
+  explicit Report(std::string lesson, std::ostream& out, Mode mode = Mode::kTour);
   ~Report();
   Report(const Report&) = delete;
   Report& operator=(const Report&) = delete;
 
+  /// Prints one line of the lesson's story (the stream the report prints to).
+  void note(const std::string& line);
+
   /// Records a fact about the run (device name, seed, sizes) for the JSON file.
-  void fact(const std::string& key, const std::string& value);
-  void fact(const std::string& key, double value);
+  /// Integers stay integers in the JSON, text stays text, an empty optional is null.
+  void fact(const std::string& key, const Cell& value);
 
   /// Prints \p table under \p title and keeps it for the JSON file under \p name.
   void table(const std::string& name, const std::string& title, const Table& table);
+  /// Prints \p table and keeps it, with typed values, for the JSON file under its name.
+  void table(const ResultTable& table);
 
   /// Records a numeric measurement (e.g. "best_bandwidth_tbps").
   void measurement(const std::string& key, double value);
@@ -61,6 +66,12 @@ class Report {
   /// Records a comparison against a host reference; prints the first mismatch on failure.
   bool check_match(const std::string& name, const std::optional<Mismatch>& mismatch,
                    std::size_t count);
+
+  /// Reports \p ratio against the declared \p check. Under --speed-check it is a check
+  /// ("speed   ok    name = 1.04 (needs >= 0.75)"), counted as a failure when it misses;
+  /// in the tour the same line says what the speed test needs, and nothing fails. Either way
+  /// the JSON records the ratio, the threshold and whether it was enforced.
+  bool speed(const SpeedCheck& check, double ratio);
 
   /// A speed check: passes when \p ratio >= \p minimum. Prints the measured ratio and the
   /// threshold either way, so a pass shows the margin too.
@@ -83,6 +94,7 @@ class Report {
   struct Data;
   std::unique_ptr<Data> data_;
   std::ostream& out_;
+  Mode mode_;
 };
 
 }  // namespace hip_lessons

@@ -1,12 +1,11 @@
-/// \file lessons/05_queue_env/process.hpp
+/// \file child_process.hpp
 /// \brief Running this program again as a child process with a changed environment.
 ///
-/// The variables of lesson 05 are read once, when the GPU runtime starts, and the waiting
-/// policy can be chosen once per process. So each setting needs a fresh process: the lesson
-/// starts itself again (/proc/self/exe) with posix_spawn, gives the child an environment
+/// Scheduling variables are read once, when the GPU runtime starts, and the waiting policy
+/// can be chosen once per process. So each setting needs a fresh process: the lesson starts
+/// itself again (/proc/self/exe) with posix_spawn, gives the child an environment
 /// that differs from its own in one variable only (the parent's own environment is never
 /// changed), reads what the child prints, and waits for it, with a time limit.
-/// Shared by the lesson driver (main.hip) and its benchmarks (bench.hip).
 #pragma once
 
 #include <fcntl.h>
@@ -31,7 +30,7 @@
 
 extern char** environ;
 
-namespace queue_env {
+namespace hip_lessons {
 
 /// One difference between the child's environment and the parent's: NAME=VALUE, or NAME
 /// removed when \p value is empty (the runtime then uses its default).
@@ -306,4 +305,4 @@ inline ChildRun run_self(const std::vector<std::string>& args,
   return run;
 }
 
-}  // namespace queue_env
+}  // namespace hip_lessons

@@ -1,0 +1,150 @@
+// Typed tables, the formatter, and declared speed checks as the report prints and stores them.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <optional>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "hip_lessons/cli.hpp"
+#include "hip_lessons/format.hpp"
+#include "hip_lessons/report.hpp"
+#include "hip_lessons/results.hpp"
+#include "hip_lessons/speed_check.hpp"
+
+namespace hl = hip_lessons;
+
+namespace {
+
+nlohmann::json written_json(const hl::Report& report) {
+  const std::string path = testing::TempDir() + "results_test.json";
+  report.write_json(path, 0);
+  std::ifstream file(path);
+  nlohmann::json document = nlohmann::json::parse(file);
+  std::remove(path.c_str());
+  return document;
+}
+
+}  // namespace
+
+TEST(FormatTest, FillsPlaceholdersByType) {
+  EXPECT_EQ(hl::format("{} blocks of {} threads", 2112, 256u), "2112 blocks of 256 threads");
+  EXPECT_EQ(hl::format("{:.2} TB/s", 4.3612), "4.36 TB/s");
+  EXPECT_EQ(hl::format("{}", 0.75), "0.75");
+  EXPECT_EQ(hl::format("{:bytes}", 3.0 * 1024 * 1024 * 1024), "3.00 GiB");
+  EXPECT_EQ(hl::format("{} and {}", "text", std::string("more")), "text and more");
+  EXPECT_EQ(hl::format("{{literal}} {}", true), "{literal} yes");
+  EXPECT_EQ(hl::format("{:.0}", 99.6), "100");
+}
+
+TEST(FormatTest, RefusesAMismatchedPattern) {
+  EXPECT_THROW(hl::format("{} {}", 1), std::invalid_argument);
+  EXPECT_THROW(hl::format("{}", 1, 2), std::invalid_argument);
+  EXPECT_THROW(hl::format("{:.2}", "text"), std::invalid_argument);
+  EXPECT_THROW(hl::format("{:x}", 1), std::invalid_argument);
+  EXPECT_THROW(hl::format("{", 1), std::invalid_argument);
+}
+
+TEST(FormatTest, ShortestAndFixed) {
+  EXPECT_EQ(hl::shortest(0.75), "0.75");
+  EXPECT_EQ(hl::shortest(5.0), "5");
+  EXPECT_EQ(hl::shortest(1.35), "1.35");
+  EXPECT_EQ(hl::fixed(3.14159, 2), "3.14");
+  EXPECT_EQ(hl::format_bytes(1536), "1.50 KiB");
+}
+
+TEST(ResultTableTest, PrintsTypedValuesAligned) {
+  hl::ResultTable table("bandwidth", "Bandwidth",
+                        {{"variant"}, {"median", "ms", 3}, {"blocks"}, {"fits"}});
+  table.row({"float4", 1.23456, 2112, true});
+  table.row({"copy", std::nullopt, std::optional<int>(7), false});
+  std::ostringstream out;
+  table.print(out);
+  EXPECT_EQ(out.str(),
+            "\nBandwidth\n"
+            "  variant  median ms  blocks  fits\n"
+            "  -------  ---------  ------  ----\n"
+            "  float4       1.235    2112  yes\n"
+            "  copy             -       7  no\n");
+}
+
+TEST(ResultTableTest, RefusesARowOfTheWrongWidth) {
+  hl::ResultTable table("t", "T", {{"a"}, {"b"}});
+  EXPECT_THROW(table.row({1}), std::invalid_argument);
+}
+
+TEST(ResultTableTest, KeepsNumbersAsNumbersInTheJson) {
+  std::ostringstream out;
+  hl::Report report("test", out);
+  hl::ResultTable table("sweep", "Sweep", {{"block"}, {"median", "ms", 4}, {"mode"}, {"gap"}});
+  table.row({256, 0.5, "0666", std::nullopt});
+  report.table(table);
+  report.fact("runtime_version", 13000);
+  report.fact("device", "H200");
+  const nlohmann::json row = written_json(report)["tables"]["sweep"][0];
+  EXPECT_TRUE(row["block"].is_number_integer());
+  EXPECT_EQ(row["block"], 256);
+  EXPECT_DOUBLE_EQ(row["median ms"].get<double>(), 0.5);
+  EXPECT_EQ(row["mode"], "0666");  // text stays text, leading zero and all
+  EXPECT_TRUE(row["gap"].is_null());
+  const nlohmann::json document = written_json(report);
+  EXPECT_TRUE(document["facts"]["runtime_version"].is_number_integer());
+  EXPECT_EQ(document["facts"]["device"], "H200");
+}
+
+TEST(SpeedCheckTest, IsEnforcedOnlyInTheSpeedCheckMode) {
+  const hl::SpeedCheck check = hl::at_least("best / copy", "--min-copy-ratio", 0.75);
+  std::ostringstream enforced_out;
+  hl::Report enforced("test", enforced_out, hl::Mode::kSpeedCheck);
+  EXPECT_FALSE(enforced.speed(check, 0.5));
+  EXPECT_EQ(enforced.failures(), 1);
+  EXPECT_EQ(enforced_out.str(), "speed   FAIL  best / copy = 0.50 (needs >= 0.75)\n");
+
+  std::ostringstream tour_out;
+  hl::Report tour("test", tour_out, hl::Mode::kTour);
+  EXPECT_TRUE(tour.speed(check, 0.5));
+  EXPECT_EQ(tour.failures(), 0);
+  EXPECT_EQ(tour_out.str(), "speed   -     best / copy = 0.50 (the speed test needs >= 0.75)\n");
+  const nlohmann::json recorded = written_json(tour)["checks"][0];
+  EXPECT_EQ(recorded["enforced"], false);
+  EXPECT_EQ(recorded["passed"], false);
+  EXPECT_EQ(recorded["flag"], "--min-copy-ratio");
+}
+
+TEST(SpeedCheckTest, AtMostPassesAtTheThreshold) {
+  const hl::SpeedCheck check = hl::at_most("breadth / ideal", "--max-breadth", 1.75);
+  EXPECT_TRUE(check.passes(1.75));
+  EXPECT_FALSE(check.passes(1.76));
+  EXPECT_EQ(check.requirement(), "<= 1.75");
+}
+
+TEST(SpeedCheckTest, TheFlagReplacesTheDeclaredThreshold) {
+  hl::LessonCli cli("lesson_test", "test", 1024);
+  const hl::SpeedCheck& check =
+      cli.add_speed_check(hl::at_least("best / copy", "--min-copy-ratio", 0.75));
+  const char* argv[] = {"lesson_test", "--speed-check", "--min-copy-ratio", "0.5"};
+  ASSERT_EQ(cli.parse(4, argv), -1);
+  EXPECT_DOUBLE_EQ(check.threshold, 0.5);
+  EXPECT_EQ(cli.options().mode, hl::Mode::kSpeedCheck);
+  EXPECT_TRUE(cli.options().timed());
+}
+
+TEST(ModeTest, CheckRunsDoNotTime) {
+  hl::LessonCli cli("lesson_test", "test", 1024);
+  const char* argv[] = {"lesson_test", "--check"};
+  ASSERT_EQ(cli.parse(2, argv), -1);
+  EXPECT_EQ(cli.options().mode, hl::Mode::kCheck);
+  EXPECT_FALSE(cli.options().timed());
+}
+
+TEST(BlockSizeTest, WholeWarpsAreCheckedBeforeAnyGpuWork) {
+  hl::LessonCli cli("lesson_test", "test", 1024);
+  std::int64_t block = 256;
+  cli.add_block_size(block, hl::BlockRule::kWholeWarps);
+  const char* argv[] = {"lesson_test", "--block", "100"};
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(cli.parse(3, argv), 2);
+  EXPECT_NE(testing::internal::GetCapturedStderr().find("not a multiple of 32"), std::string::npos);
+}
