@@ -14,6 +14,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "output_file.hpp"
+
 namespace hip_lessons {
 
 namespace {
@@ -207,17 +209,7 @@ void Report::write_json(const std::string& path, int exit_code) const {
       {"summary", data_->summary},        {"facts", data_->facts},
       {"measurements", data_->measurements}, {"tables", data_->tables},
       {"checks", data_->checks}};
-  const std::string temporary = path + ".partial";
-  {
-    std::ofstream file(temporary);
-    if (!file) throw std::runtime_error("cannot write " + temporary);
-    file << document.dump(2) << '\n';
-    if (!file.flush()) throw std::runtime_error("cannot write " + temporary);
-  }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    std::remove(temporary.c_str());
-    throw std::runtime_error("cannot rename " + temporary + " to " + path);
-  }
+  write_output_file(path, document.dump(2) + "\n");
 }
 
 }  // namespace hip_lessons

@@ -86,8 +86,8 @@ class Report {
   /// Number of checks that failed so far.
   int failures() const;
 
-  /// Writes everything as JSON to \p path, through a temporary file renamed into place, so
-  /// a failed run never leaves a half-written file. Throws std::runtime_error on I/O errors.
+  /// Writes everything as JSON to \p path by write_output_file()'s rules ("-" is standard
+  /// output). Throws std::runtime_error, naming the path and the reason, when the write fails.
   void write_json(const std::string& path, int exit_code) const;
 
  private:
