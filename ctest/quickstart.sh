@@ -7,11 +7,14 @@
 # Options:
 #   --platform auto|amd|nvidia   GPU platform (default auto: AMD when ROCm sees an AMD GPU,
 #                                else NVIDIA when nvcc exists, else AMD via Debian's hipcc)
-#   --build-dir DIR              build directory (default build/<platform>)
+#   --build-dir DIR              build directory (default build/<platform>, auto resolved:
+#                                build/nvidia or build/amd)
 #   --ctest "ARGS"               extra ctest arguments for 'test', e.g. --ctest "-LE speed"
 #   --no-install                 never install packages, only print the install command
 #   --no-build                   use the build directory as it is (already configured and
 #                                built): skip setting up, configuring and building
+# Options may stand before or after the mode, and take --opt value or --opt=value. 'test'
+# ends with "N passed, N failed, N skipped"; a --ctest selection that matches no test fails.
 #
 # Missing Debian packages are installed only when CMake cannot find them (as root, with
 # apt-get); otherwise the exact command is printed. A host without a package registry passes
@@ -19,15 +22,11 @@
 # environment variable).
 set -euo pipefail
 
-usage() { sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; }
+die_usage() { echo "error: $*" >&2; echo "Run '$0 --help' for the options." >&2; exit 2; }
 
-mode=${1:-}
-case "$mode" in
-  lessons|test) shift ;;
-  -h|--help) usage; exit 0 ;;
-  *) echo "error: first argument must be 'lessons' or 'test', got '${mode}'" >&2; usage >&2; exit 2 ;;
-esac
-
+# Options may come before or after the mode, as --opt value or --opt=value.
+mode=""
 platform=auto
 build_dir=""
 ctest_args=""
@@ -35,22 +34,53 @@ may_install=1
 build=1
 cmake_args=()
 while [ $# -gt 0 ]; do
-  case "$1" in
-    --platform) platform=${2:?--platform needs auto, amd or nvidia}; shift 2 ;;
-    --build-dir) build_dir=${2:?--build-dir needs a directory}; shift 2 ;;
-    --ctest) ctest_args=${2:?--ctest needs arguments}; shift 2 ;;
-    --no-install) may_install=0; shift ;;
-    --no-build) build=0; shift ;;
-    --) shift; cmake_args=("$@"); break ;;
-    *) echo "error: unknown option '$1'" >&2; usage >&2; exit 2 ;;
+  arg=$1
+  value_given=0
+  case "$arg" in
+    --*=*) value=${arg#*=}; arg=${arg%%=*}; value_given=1 ;;
   esac
+  remaining=$#
+  next=${2-}
+  # Sets value (and how many words it took) for an option that needs one; $1 says what.
+  takes_value() {
+    if [ "$value_given" = 1 ]; then shift_by=1; return 0; fi
+    [ "$remaining" -ge 2 ] || die_usage "$arg needs a value: $1"
+    value=$next
+    shift_by=2
+  }
+  case "$arg" in
+    lessons|test)
+      [ -z "$mode" ] || die_usage "give one mode, 'lessons' or 'test', not both '$mode' and '$arg'"
+      mode=$arg; shift_by=1 ;;
+    -h|--help) usage; exit 0 ;;
+    --platform) takes_value "auto, amd or nvidia"; platform=$value ;;
+    --build-dir) takes_value "a directory"; build_dir=$value ;;
+    --ctest) takes_value "ctest arguments, e.g. --ctest \"-L lesson02\""; ctest_args=$value ;;
+    --no-install) may_install=0; shift_by=1 ;;
+    --no-build) build=0; shift_by=1 ;;
+    --) shift; cmake_args=("$@"); break ;;
+    *) die_usage "unknown argument '$1'" ;;
+  esac
+  shift "$shift_by"
 done
+[ -n "$mode" ] || die_usage "give the mode: 'lessons' or 'test'"
 case "$platform" in
   auto|amd|nvidia) ;;
-  *) echo "error: --platform '$platform' is not one of auto, amd, nvidia" >&2; exit 2 ;;
+  *) die_usage "--platform '$platform' is not one of auto, amd, nvidia" ;;
 esac
 
 source_dir=$(cd "$(dirname "$0")/.." && pwd)
+has_nvcc() { command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ] || [ -n "${CUDA_PATH:-}" ]; }
+has_hipcc() { command -v hipcc >/dev/null || [ -x /opt/rocm/bin/hipcc ] || [ -n "${ROCM_PATH:-}" ]; }
+# "auto" is resolved here, with CMake's rule, so the build directory is named for the platform
+# it holds (build/nvidia or build/amd, the paths the README and the docs use).
+if [ "$platform" = auto ]; then
+  if [ -e /dev/kfd ] && has_hipcc; then platform=amd
+  elif has_nvcc; then platform=nvidia
+  else platform=amd
+  fi
+  echo "quickstart: platform auto -> $platform"
+fi
 build_dir=${build_dir:-$source_dir/build/$platform}
 jobs=$(nproc 2>/dev/null || echo 2)
 
@@ -80,10 +110,7 @@ tools=()
 command -v cmake >/dev/null || tools+=(cmake)
 command -v g++ >/dev/null || command -v c++ >/dev/null || tools+=(g++)
 command -v ninja >/dev/null || tools+=(ninja-build)
-has_nvcc() { command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ] || [ -n "${CUDA_PATH:-}" ]; }
-has_hipcc() { command -v hipcc >/dev/null || [ -x /opt/rocm/bin/hipcc ] || [ -n "${ROCM_PATH:-}" ]; }
-if { [ "$platform" = amd ] && ! has_hipcc; } ||
-   { [ "$platform" = auto ] && ! has_hipcc && ! has_nvcc; }; then
+if [ "$platform" = amd ] && ! has_hipcc; then
   tools+=(hipcc libamdhip64-dev)
 fi
 if [ "$platform" = nvidia ] && ! has_nvcc; then
@@ -120,9 +147,27 @@ fi
 
 # 4a. Run the test suite.
 if [ "$mode" = test ]; then
+  log="$build_dir/quickstart-test.log"
+  set +e
   # shellcheck disable=SC2086
-  ctest --test-dir "$build_dir" --output-on-failure -j "$jobs" $ctest_args
-  exit $?
+  ctest --test-dir "$build_dir" --output-on-failure --no-tests=error -j "$jobs" $ctest_args 2>&1 |
+    tee "$log"
+  code=${PIPESTATUS[0]}
+  set -e
+  total=$(sed -nE 's/.* tests? failed out of ([0-9]+).*/\1/p' "$log" | tail -n 1)
+  failed=$(sed -nE 's/.* ([0-9]+) tests? failed out of.*/\1/p' "$log" | tail -n 1)
+  skipped=$(grep -cE '^[[:space:]]*[0-9]+ - .*\(Skipped\)$' "$log" || true)
+  if [ -z "$total" ]; then
+    echo "quickstart: ctest ran no test (exit $code)" >&2
+    exit $(( code == 0 ? 1 : code ))
+  fi
+  echo
+  echo "$(( total - failed - skipped )) passed, $failed failed, $skipped skipped"
+  if [ "$skipped" -gt 0 ]; then
+    echo "quickstart: a skipped test needs what this machine lacks (a GPU, or a tool such as" \
+         "compute-sanitizer); it is never counted as passed. ctest -N -L gpu lists them."
+  fi
+  exit "$code"
 fi
 
 # 4b. Run the lessons in order, then a summary table.
@@ -156,8 +201,14 @@ echo
 echo "Summary ($build_dir, logs and JSON in $results_dir)"
 printf '  %-18s  %-10s  %s\n' lesson result "key figure"
 printf '  %-18s  %-10s  %s\n' ------------------ ---------- ----------
+last_skip=""
 for row in "${summary[@]}"; do
   IFS=$'\t' read -r name result figure <<<"$row"
-  printf '  %-18s  %-10s  %s\n' "$name" "$result" "$figure"
+  # A skip reason shared with the row above (no GPU, say) is said once.
+  if [ "$result" = skipped ] && [ "$figure" = "$last_skip" ]; then shown="(same reason)"
+  else shown=$figure
+  fi
+  [ "$result" = skipped ] && last_skip=$figure
+  printf '  %-18s  %-10s  %s\n' "$name" "$result" "$shown"
 done
 exit $failed
