@@ -22,7 +22,7 @@ namespace {
 std::string describe_range(std::int64_t min, std::int64_t max) {
   auto pretty = [](std::int64_t v) {
     // Show powers of two as 2^N: the limits are sizes, and 2^36 reads better than digits.
-    if (v >= 1024 && (v & (v - 1)) == 0) {
+    if (v >= 65536 && (v & (v - 1)) == 0) {
       int bits = 0;
       while ((std::int64_t{1} << bits) != v) ++bits;
       return "2^" + std::to_string(bits);
@@ -33,43 +33,84 @@ std::string describe_range(std::int64_t min, std::int64_t max) {
 }
 
 [[noreturn]] void bad_count(const std::string& option, const std::string& text,
-                            std::int64_t min, std::int64_t max, const std::string& why) {
+                            std::int64_t min, std::int64_t max, bool size_like,
+                            const std::string& why) {
   throw UsageError(option + " '" + text + "' " + why + "; expected an integer in " +
-                   describe_range(min, max) + " (forms: 4096, 64K, 16M, 1G, 2^28)");
+                   describe_range(min, max) +
+                   (size_like ? " (forms: 4096, 64K, 16M, 1G, 2^28)" : ""));
+}
+
+// Edit distance between two option names, for "did you mean" (insert, delete, replace: 1).
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+// The message for arguments the lesson does not take: the first unknown option by name, with
+// the nearest real one when it is a likely typo; else the first stray word.
+std::string describe_unexpected(const CLI::App& app, const std::vector<std::string>& extras) {
+  for (const std::string& word : extras) {
+    if (word.size() < 2 || word[0] != '-') continue;
+    const std::string name = word.substr(0, word.find('='));
+    std::string nearest;
+    std::size_t best = 3;  // a typo is at most two edits away
+    for (const CLI::Option* option : app.get_options()) {
+      for (const std::string& long_name : option->get_lnames()) {
+        const std::size_t distance = edit_distance(name, "--" + long_name);
+        if (distance < best) {
+          best = distance;
+          nearest = "--" + long_name;
+        }
+      }
+    }
+    return "unknown option '" + name + "'" +
+           (nearest.empty() ? "" : "; did you mean '" + nearest + "'?");
+  }
+  return "unexpected argument '" + extras.front() + "' (every value belongs to an option)";
 }
 
 }  // namespace
 
 std::int64_t parse_count(const std::string& option, const std::string& text, std::int64_t min,
-                         std::int64_t max) {
-  if (text.empty()) bad_count(option, text, min, max, "is empty");
+                         std::int64_t max, bool size_like) {
+  if (text.empty()) bad_count(option, text, min, max, size_like, "is empty");
   const bool power = text.size() > 2 && text[0] == '2' && text[1] == '^';
   const std::string digits = power ? text.substr(2) : text;
   if (digits.empty() || !(std::isdigit(static_cast<unsigned char>(digits[0])) ||
                           digits[0] == '-' || digits[0] == '+')) {
-    bad_count(option, text, min, max, "is not a number");
+    bad_count(option, text, min, max, size_like, "is not a number");
   }
   errno = 0;
   char* end = nullptr;
   const long long number = std::strtoll(digits.c_str(), &end, 10);
-  if (end == digits.c_str()) bad_count(option, text, min, max, "is not a number");
-  if (errno == ERANGE) bad_count(option, text, min, max, "is too large");
+  if (end == digits.c_str()) bad_count(option, text, min, max, size_like, "is not a number");
+  if (errno == ERANGE) bad_count(option, text, min, max, size_like, "is too large");
   std::string suffix(end);
   long double value = static_cast<long double>(number);
   if (power) {
-    if (!suffix.empty()) bad_count(option, text, min, max, "is not a number");
-    if (number < 0 || number > 62) bad_count(option, text, min, max, "is out of range");
+    if (!suffix.empty()) bad_count(option, text, min, max, size_like, "is not a number");
+    if (number < 0 || number > 62) bad_count(option, text, min, max, size_like, "is out of range");
     value = std::ldexp(1.0L, static_cast<int>(number));
   } else if (!suffix.empty()) {
     const int shift = suffix == "K" || suffix == "k" ? 10
                       : suffix == "M" || suffix == "m" ? 20
                       : suffix == "G" || suffix == "g" ? 30
                                                        : -1;
-    if (shift < 0) bad_count(option, text, min, max, "has an unknown suffix '" + suffix + "'");
+    if (shift < 0) bad_count(option, text, min, max, size_like, "has an unknown suffix '" + suffix + "'");
     value = std::ldexp(value, shift);
   }
   if (value < static_cast<long double>(min) || value > static_cast<long double>(max)) {
-    bad_count(option, text, min, max, "is out of range");
+    bad_count(option, text, min, max, size_like, "is out of range");
   }
   return static_cast<std::int64_t>(value);
 }
@@ -201,8 +242,14 @@ const SpeedCheck& LessonCli::add_speed_check(SpeedCheck check) {
 
 int LessonCli::parse(int argc, const char* const* argv) {
   Impl& s = *impl_;
+  s.app.allow_extras();
   try {
     s.app.parse(argc, argv);
+    if (!s.app.remaining().empty()) {
+      std::cerr << "error: " << describe_unexpected(s.app, s.app.remaining()) << "\nRun '"
+                << s.program << " --help' for the options.\n";
+      return kExitUsage;
+    }
   } catch (const CLI::CallForHelp& help) {
     return s.app.exit(help);
   } catch (const CLI::ParseError& error) {
@@ -211,7 +258,7 @@ int LessonCli::parse(int argc, const char* const* argv) {
     return kExitUsage;
   }
   try {
-    s.options.size = parse_count("--size", s.size_text, 1, s.max_size);
+    s.options.size = parse_count("--size", s.size_text, 1, s.max_size, true);
     if (!s.repeat_text.empty()) {
       s.options.repeat = static_cast<int>(parse_count("--repeat", s.repeat_text, 1, 100000));
     }

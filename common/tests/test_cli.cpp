@@ -141,3 +141,53 @@ TEST(LessonCliTest, TextOptionsAreValidatedAtParseTime) {
   EXPECT_EQ(parse(bad, {"--mask", "zz"}), 2);
   EXPECT_NE(testing::internal::GetCapturedStderr().find("'zz'"), std::string::npos);
 }
+
+namespace {
+std::string parse_error(LessonCli& cli, std::vector<std::string> args) {
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(parse(cli, std::move(args)), 2);
+  return testing::internal::GetCapturedStderr();
+}
+}  // namespace
+
+TEST(LessonCliTest, NamesAnUnknownOptionFirstAndSuggestsTheNearest) {
+  LessonCli cli("lesson", "test", 1024);
+  EXPECT_EQ(parse_error(cli, {"--sise", "1024"}).rfind(
+                "error: unknown option '--sise'; did you mean '--size'?\n", 0),
+            0u);
+  LessonCli far("lesson", "test", 1024);
+  EXPECT_EQ(parse_error(far, {"--no-such-flag"}).rfind("error: unknown option '--no-such-flag'\n", 0),
+            0u);
+  LessonCli stray("lesson", "test", 1024);
+  EXPECT_EQ(parse_error(stray, {"surplus"}).rfind("error: unexpected argument 'surplus'", 0), 0u);
+}
+
+TEST(LessonCliTest, OnlySizeLikeOptionsListTheForms) {
+  LessonCli cli("lesson", "test", 1024);
+  EXPECT_NE(parse_error(cli, {"--size", "0"}).find("(forms: 4096"), std::string::npos);
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"--repeat", "0"}, {"--device", "x"}, {"--block", "0"}}) {
+    LessonCli other("lesson", "test", 1024);
+    std::int64_t block = 256;
+    other.add_block_size(block);
+    const std::string message = parse_error(other, args);
+    EXPECT_EQ(message.find("forms:"), std::string::npos) << message;
+  }
+  LessonCli block_cli("lesson", "test", 1024);
+  std::int64_t block = 256;
+  block_cli.add_block_size(block);
+  EXPECT_NE(parse_error(block_cli, {"--block", "4096"}).find("in 1..1024"), std::string::npos);
+}
+
+TEST(LessonCliTest, HelpShowsTypesAndDefaultsAsWritten) {
+  LessonCli cli("lesson", "test", 1024);
+  double fraction = 0.75;
+  cli.add_number("--fraction", fraction, "A fraction", 0.0, 1.0);
+  testing::internal::CaptureStdout();
+  EXPECT_EQ(parse(cli, {"--help"}), 0);
+  const std::string help = testing::internal::GetCapturedStdout();
+  EXPECT_NE(help.find("--fraction X=0.75"), std::string::npos) << help;
+  EXPECT_NE(help.find("--size N=1024"), std::string::npos) << help;
+  EXPECT_NE(help.find("--json FILE"), std::string::npos) << help;
+  EXPECT_EQ(help.find("0.750000"), std::string::npos) << help;
+}

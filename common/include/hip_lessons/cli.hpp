@@ -44,9 +44,10 @@ struct CommonOptions {
 
 /// Parses a count such as "4096", "64K", "16M", "1G" (binary multiples) or "2^28".
 /// Throws UsageError naming \p option, the text and the allowed range when the text is not
-/// such a count, overflows, or lies outside [min, max].
+/// such a count, overflows, or lies outside [min, max]; a \p size_like option's message also
+/// lists the accepted forms.
 std::int64_t parse_count(const std::string& option, const std::string& text, std::int64_t min,
-                         std::int64_t max);
+                         std::int64_t max, bool size_like = false);
 
 /// A lesson's command line: the common flags plus the lesson's own.
 class LessonCli {
