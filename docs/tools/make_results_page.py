@@ -25,6 +25,36 @@ import matplotlib.pyplot as plt  # noqa: E402  (after the backend is chosen)
 # Lesson 01's set-up tables describe the machine, not measurements.
 SETUP_TABLES = {"versions", "environment", "device_nodes"}
 
+# What each benchmark binary's argument is, and what its plot shows. A benchmark whose
+# argument has a name (Google Benchmark's ArgName, "/streams:8") is labelled by that name.
+PLOTS = {
+    "lesson02_vector_add_bench": (
+        "array length (elements of 4-byte floats)",
+        "Bandwidth of each vectorAdd variant beside a device-to-device copy of the same arrays:"
+        " small arrays cannot fill the GPU; at large sizes compare each line with the copy."),
+    "lesson03_multi_stream_bench": (
+        None,
+        "Small one-block kernels spread over more streams, and the copy/compute pipeline cut"
+        " into more chunks: where the time stops falling is where the hardware stops adding"
+        " concurrency."),
+    "lesson04_occupancy_bench": (
+        "threads per block",
+        "A memory-bound and a compute-bound kernel at each block size, launched with the"
+        " occupancy-sized grid, one block per compute unit, or one element per thread."),
+    "lesson05_queue_env_bench": (
+        "setting",
+        "The round trip of a short kernel under each waiting policy, each in its own process."),
+    "lesson06_cu_masking_bench": (
+        "compute units (SMs) in the partition",
+        "A compute-bound kernel on partitions of the device: its time should grow as the"
+        " partition shrinks, in proportion to the units taken away."),
+    "lesson07_batch_launch_bench": (
+        "kernels per batch",
+        "The cost per kernel of individual launches, a graph replay, one fused kernel and a"
+        " persistent kernel: the gap between the lines is launch overhead."),
+}
+NAMED_ARGUMENTS = {"streams": "streams", "chunks": "pipeline chunks"}
+
 
 def load(path):
     with open(path) as handle:
@@ -65,30 +95,45 @@ def benchmark_series(document):
     return series, single
 
 
+def x_label(name, families):
+    """The quantity on a plot's x axis: the benchmark's named argument, else the binary's."""
+    names = {f.split(":")[0].split("/")[-1] for f in families if ":" in f}
+    for family in families:
+        for part in family.split("/"):
+            if part in NAMED_ARGUMENTS:
+                names.add(part)
+    if len(names) == 1:
+        return NAMED_ARGUMENTS.get(next(iter(names)), next(iter(names)))
+    return PLOTS.get(name, ("benchmark argument", ""))[0] or "benchmark argument"
+
+
 def plot_benchmark(name, document, plots_dir):
+    """One PNG per benchmark binary, one panel per unit, stacked so the image stays 700 px
+    wide (it fits the docs page and a README)."""
     series, single = benchmark_series(document)
     units = sorted(set(series) | set(single))
     if not units:
         return None
-    figure, all_axes = plt.subplots(1, len(units), figsize=(7 * len(units), 4.2), squeeze=False)
-    for axes, unit in zip(all_axes[0], units):
+    figure, all_axes = plt.subplots(len(units), 1, figsize=(7, 3.8 * len(units)), squeeze=False)
+    for axes, unit in zip(all_axes[:, 0], units):
         if series.get(unit):
-            for family, points in sorted(series[unit].items()):
-                points.sort()
+            families = sorted(series[unit])
+            for family in families:
+                points = sorted(series[unit][family])
                 axes.plot([p[0] for p in points], [p[1] for p in points], marker="o",
-                          label=family)
+                          label=family.replace("_", " "))
             axes.set_xscale("log", base=2)
             if "time" in unit:
                 axes.set_yscale("log")
-            axes.set_xlabel("benchmark argument (elements, kernels, streams, block size or SMs)")
-            axes.legend(fontsize=7)
+            axes.set_xlabel(x_label(name, families))
+            axes.legend(fontsize=9, loc="best")
         else:
             labels = list(single[unit])
             axes.bar(range(len(labels)), [single[unit][label] for label in labels])
-            axes.set_xticks(range(len(labels)), labels, rotation=20, fontsize=7, ha="right")
+            axes.set_xticks(range(len(labels)), labels, rotation=20, fontsize=9, ha="right")
+            axes.set_xlabel(PLOTS.get(name, ("benchmark",))[0] or "benchmark")
         axes.set_ylabel(unit)
         axes.grid(True, which="both", alpha=0.3)
-    figure.suptitle(name)
     figure.tight_layout()
     path = plots_dir / f"{name}.png"
     figure.savefig(path, dpi=100)
@@ -158,7 +203,13 @@ def main():
         for path in benches:
             plot = plot_benchmark(path.stem, load(path), args.plots)
             if plot:
-                out.append(f"![{path.stem}]({plot.name})")
+                caption = PLOTS.get(path.stem, ("", "Google Benchmark cases of this lesson."))[1]
+                # Relative to the page, so the Markdown file shows its images when read as it
+                # is; Doxygen finds the same file name on its IMAGE_PATH.
+                relative = pathlib.Path("..") / args.plots.name / plot.name
+                out.append(f"### {path.stem}")
+                out.append("")
+                out.append(f"![{caption}]({relative.as_posix()})")
                 out.append("")
     out.append("## Regenerating this page for your GPU")
     out.append("")
