@@ -217,6 +217,13 @@ void LessonCli::add_flag(const std::string& flag, bool& value, const std::string
   impl_->app.add_flag(flag, value, help);
 }
 
+void LessonCli::add_trace_output() {
+  impl_->app
+      .add_option("--trace", impl_->options.trace_path,
+                  "Write the block trace (Chrome Trace Event Format: Perfetto, chrome://tracing)")
+      ->type_name("FILE");
+}
+
 void LessonCli::add_block_size(std::int64_t& value, BlockRule rule) {
   const bool warps = rule == BlockRule::kWholeWarps;
   add_count("--block", value, warps ? "Threads per block, a multiple of 32" : "Threads per block",

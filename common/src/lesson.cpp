@@ -17,6 +17,10 @@ int run_lesson(LessonCli& cli, int argc, char** argv, const std::function<void(R
   const CommonOptions& options = cli.options();
   try {
     if (!options.json_path.empty()) check_output_path("--json", options.json_path);
+    if (!options.trace_path.empty()) check_output_path("--trace", options.trace_path);
+    if (options.json_path == "-" && options.trace_path == "-") {
+      throw UsageError("--json - and --trace - would both write to standard output; give one a file");
+    }
   } catch (const UsageError& error) {
     std::cerr << "error: " << error.what() << '\n';
     return kExitUsage;
@@ -24,7 +28,8 @@ int run_lesson(LessonCli& cli, int argc, char** argv, const std::function<void(R
 
   // With --json - the JSON owns standard output, so the human report goes to standard error
   // and `lesson --json - | jq` works.
-  std::ostream& human = options.json_path == "-" ? std::cerr : std::cout;
+  std::ostream& human =
+      options.json_path == "-" || options.trace_path == "-" ? std::cerr : std::cout;
   Report report(cli.program(), human, options.mode);
   report.fact("seed", options.seed);
   human << cli.program() << "  (seed " << options.seed << ")\n";
@@ -68,6 +73,14 @@ int run_lesson(LessonCli& cli, int argc, char** argv, const std::function<void(R
   if (!report.summary().empty() && code != kExitSkip) human << "\nsummary: " << report.summary() << '\n';
   if (code == kExitFail && report.failures() > 0) {
     human << report.failures() << " check(s) failed\n";
+  }
+  if (!options.trace_path.empty() && code != kExitUsage) {
+    try {
+      report.write_trace(options.trace_path);
+    } catch (const std::exception& error) {
+      std::cerr << "error: --trace: " << error.what() << '\n';
+      code = kExitFail;
+    }
   }
   if (!options.json_path.empty()) {
     try {

@@ -34,6 +34,7 @@ struct CommonOptions {
   std::uint64_t seed = 0;       ///< --seed: random-input seed (default: drawn, and printed)
   int device = 0;               ///< --device: GPU index
   std::string json_path;        ///< --json: write the report here
+  std::string trace_path;       ///< --trace: write the block trace here (lessons that trace)
   bool check = false;           ///< --check: correctness run (what ctest's gpu test runs)
   bool speed_check = false;     ///< --speed-check: timing-ratio run (ctest's speed test)
   Mode mode = Mode::kTour;      ///< which of the three runs this is
@@ -74,6 +75,9 @@ class LessonCli {
                 std::function<void(const std::string&)> validate);
   /// A switch without value.
   void add_flag(const std::string& flag, bool& value, const std::string& help);
+  /// --trace FILE: the lesson records block traces and writes them in the Chrome Trace Event
+  /// Format (Perfetto, chrome://tracing) by the same file rules as --json.
+  void add_trace_output();
   /// --block: threads per block, 1..1024 (every GPU's limit or more); with
   /// BlockRule::kWholeWarps also a multiple of 32, which every GPU's warp size divides. The
   /// device's own limits are checked later by checked_block_size().

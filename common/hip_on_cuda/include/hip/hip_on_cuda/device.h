@@ -198,8 +198,9 @@ inline AttributeRoute route_attribute(hipDeviceAttribute_t attr) {
     case hipDeviceAttributeHdpRegFlushCntl:
     case hipDeviceAttributeIsLargeBar:
     case hipDeviceAttributeAsicRevision:
-    case hipDeviceAttributeFineGrainSupport:
-    case hipDeviceAttributeWallClockRate: return R{R::kNotSupported, 0};
+    case hipDeviceAttributeFineGrainSupport: return R{R::kNotSupported, 0};
+    // wall_clock64() reads %globaltimer, which counts nanoseconds: 10^6 kHz.
+    case hipDeviceAttributeWallClockRate: return R{R::kConstant, 1000000};
     default: return R{R::kInvalid, 0};
   }
 }

@@ -92,6 +92,24 @@ __device__ inline unsigned int __lane_id() {
 #define __clock() clock()
 #define __clock64() clock64()
 
+/// HIP's constant-rate device clock. On NVIDIA it reads %globaltimer, which counts
+/// nanoseconds (so hipDeviceAttributeWallClockRate is 10^6 kHz here); its value advances in
+/// steps (32 ns seen on an H200), not every nanosecond.
+__device__ inline long long int wall_clock64() {
+  unsigned long long nanoseconds;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(nanoseconds));
+  return static_cast<long long int>(nanoseconds);
+}
+
+/// The multiprocessor the calling thread runs on (HIP's __smid; PTX %smid, 0..SM count - 1
+/// on current GPUs). On AMD the same function returns a hardware id of shader engine and
+/// compute unit (and XCC on gfx94x), not a dense index.
+__device__ inline unsigned __smid(void) {
+  unsigned id;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
+  return id;
+}
+
 // --- HIP's explicit-precision atomics --------------------------------------------------
 
 /// HIP's unsafeAtomicAdd / safeAtomicAdd choose between fast and IEEE-exact float

@@ -1,0 +1,114 @@
+/// \file device_clock.hpp
+/// \brief The device's constant-rate clock: reading it, and its ticks per microsecond.
+///
+/// Spinning for a set time and tracing when blocks ran both need a device clock that ticks at
+/// a constant rate; the SM/CU cycle counter (clock64) follows the boost frequency. HIP's
+/// wall_clock64() is that clock:
+///   - AMD: s_memrealtime; its rate is the device attribute hipDeviceAttributeWallClockRate,
+///     in kHz, in HIP versions that have it (HIP 5.2's header does not).
+///   - NVIDIA (the HIP-on-CUDA layer): %globaltimer, which counts nanoseconds (10^6 kHz).
+/// The host works out ticks per microsecond once (spin_ticks_per_microsecond()) and converts;
+/// the device only reads the clock.
+#pragma once
+
+#include <hip/hip_runtime.h>
+
+#include <chrono>
+#include <optional>
+#include <thread>
+
+#include "hip_lessons/errors.hpp"
+#include "hip_lessons/hip_check.hpp"
+
+namespace hip_lessons {
+
+/// Reads the device's constant-rate clock, wall_clock64() (AMD: s_memrealtime; NVIDIA, through
+/// the HIP-on-CUDA layer: %globaltimer in nanoseconds). Returns a negative value on an AMD
+/// device without such a clock.
+__device__ inline long long constant_rate_clock() {
+#if defined(__HIP_PLATFORM_AMD__) && !defined(__HIP_DEVICE_COMPILE__)
+  return -1;  // the host pass of hip-clang: some HIP versions declare wall_clock64() device-only
+#else
+  return wall_clock64();
+#endif
+}
+
+/// Stores one reading of constant_rate_clock() (used by the host calibration).
+template <int Unused = 0>
+__global__ void read_constant_rate_clock(long long* reading) {
+  *reading = constant_rate_clock();
+}
+
+namespace detail {
+
+// hipDeviceAttributeWallClockRate is not in every HIP (HIP 5.2's header lacks it). These
+// overloads find out at compile time whether the enumerator exists, without guessing the
+// HIP version that introduced it.
+template <class Attribute>
+constexpr auto wall_clock_rate_attribute(int)
+    -> decltype(Attribute::hipDeviceAttributeWallClockRate, std::optional<Attribute>()) {
+  return Attribute::hipDeviceAttributeWallClockRate;
+}
+template <class Attribute>
+constexpr std::optional<Attribute> wall_clock_rate_attribute(long) {
+  return std::nullopt;
+}
+
+}  // namespace detail
+
+/// Measures the rate of constant_rate_clock() on the current device against the host's
+/// steady clock: two readings about 20 ms apart. Accurate to well under 1%, because the
+/// few microseconds of launch latency in each reading are small against 20 ms.
+/// Throws SkipError when the clock does not advance (no constant-rate clock here).
+inline double calibrate_ticks_per_microsecond() {
+  long long* reading = nullptr;
+  HIP_CHECK(hipMalloc(reinterpret_cast<void**>(&reading), sizeof(long long)));
+  auto read_once = [&](long long& ticks, std::chrono::steady_clock::time_point& when) {
+    hipLaunchKernelGGL(read_constant_rate_clock<>, dim3(1), dim3(1), 0, nullptr, reading);
+    HIP_CHECK_LAUNCH();
+    HIP_CHECK(hipDeviceSynchronize());
+    when = std::chrono::steady_clock::now();
+    HIP_CHECK(hipMemcpy(&ticks, reading, sizeof ticks, hipMemcpyDeviceToHost));
+  };
+  long long first = 0;
+  long long second = 0;
+  std::chrono::steady_clock::time_point first_at;
+  std::chrono::steady_clock::time_point second_at;
+  try {
+    read_once(first, first_at);  // also loads the module, so the timed pair below is warm
+    read_once(first, first_at);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    read_once(second, second_at);
+  } catch (...) {
+    (void)hipFree(reading);
+    throw;
+  }
+  HIP_CHECK(hipFree(reading));
+  const double microseconds =
+      std::chrono::duration<double, std::micro>(second_at - first_at).count();
+  if (first < 0 || second <= first || microseconds <= 0.0) {
+    throw SkipError("this GPU has no constant-rate device clock (wall_clock64() / %globaltimer "
+                    "did not advance), which the fixed-duration spin kernels need");
+  }
+  return static_cast<double>(second - first) / microseconds;
+}
+
+/// Ticks of constant_rate_clock() per microsecond on the current device:
+/// hipDeviceAttributeWallClockRate / 1000 (the attribute is in kHz; 10^6 kHz on NVIDIA, where
+/// %globaltimer counts nanoseconds) where the installed HIP has the attribute and reports a
+/// rate; else calibrate_ticks_per_microsecond().
+inline double spin_ticks_per_microsecond() {
+  constexpr auto attribute = detail::wall_clock_rate_attribute<hipDeviceAttribute_t>(0);
+  if constexpr (attribute.has_value()) {
+    int device = 0;
+    HIP_CHECK(hipGetDevice(&device));
+    int rate_khz = 0;
+    if (hipDeviceGetAttribute(&rate_khz, *attribute, device) == hipSuccess && rate_khz > 0) {
+      return rate_khz / 1000.0;
+    }
+    (void)hipGetLastError();  // a refused attribute must not look like a later launch error
+  }
+  return calibrate_ticks_per_microsecond();
+}
+
+}  // namespace hip_lessons

@@ -1,0 +1,117 @@
+// Schedules from fixed block records: their analysis, the terminal timeline (exact text) and
+// the Chrome trace (valid JSON with the documented tracks).
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "hip_lessons/schedule.hpp"
+#include "hip_lessons/timeline.hpp"
+
+namespace hl = hip_lessons;
+
+namespace {
+
+// Two one-block launches on two streams that overlap for 50 us, and a two-block launch whose
+// blocks share unit 3; the clock starts at 1000 us, as a device clock would not start at 0.
+hl::Schedule example() {
+  return hl::Schedule({{"spin", 0, 0, 0, 7, 1000, 1100},
+                       {"spin", 1, 1, 0, 8, 1050, 1150},
+                       {"pair", 2, 0, 0, 3, 1200, 1300},
+                       {"pair", 2, 0, 1, 3, 1250, 1320}});
+}
+
+}  // namespace
+
+TEST(ScheduleTest, ShiftsToTheFirstStartAndMeasuresTheSpan) {
+  const hl::Schedule s = example();
+  EXPECT_DOUBLE_EQ(s.blocks().front().start_us, 0.0);
+  EXPECT_DOUBLE_EQ(s.span_us(), 320.0);
+  EXPECT_EQ(s.launch_spans().at(2).start, 200.0);
+  EXPECT_EQ(s.launch_spans().at(2).end, 320.0);
+}
+
+TEST(ScheduleTest, CountsWhatRanAtOnce) {
+  const hl::Schedule s = example();
+  EXPECT_EQ(s.peak_concurrent_launches(), 2);
+  EXPECT_EQ(s.peak_blocks_per_unit().at(3), 2);
+  EXPECT_EQ(s.peak_blocks_per_unit().at(7), 1);
+  EXPECT_EQ(s.units(), (std::set<unsigned>{3, 7, 8}));
+  EXPECT_EQ(s.units(2), (std::set<unsigned>{3}));
+}
+
+TEST(ScheduleTest, TouchingIntervalsDoNotOverlap) {
+  EXPECT_EQ(hl::max_overlap({{0, 10}, {10, 20}, {20, 30}}), 1);
+  EXPECT_EQ(hl::max_overlap({{0, 10}, {5, 20}, {6, 7}}), 3);
+  EXPECT_EQ(hl::max_overlap({}), 0);
+}
+
+TEST(ScheduleTest, FindsTheFirstBlockOutsideAllowedUnits) {
+  const hl::Schedule s = example();
+  EXPECT_FALSE(s.first_block_outside({3, 7, 8}).has_value());
+  const auto outside = s.first_block_outside({3, 7});
+  ASSERT_TRUE(outside.has_value());
+  EXPECT_EQ(outside->unit, 8u);
+  EXPECT_EQ(outside->launch, 1);
+}
+
+TEST(TimelineTest, DrawsOneRowPerLaunchWithAnAxisAndALegend) {
+  const hl::Schedule s = example();
+  EXPECT_EQ(hl::render_timeline(hl::rows_by_launch(s), s.span_us(), hl::TimelineStyle::kBusy, 16),
+            "  spin #0        |#####...........|\n"
+            "  spin #1        |..######........|\n"
+            "  pair #2        |..........######|\n"
+            "                 0.0 us      320 us\n"
+            "  # running, . idle; 16 columns of 20.0 us\n");
+}
+
+TEST(TimelineTest, CountsBlocksPerUnit) {
+  const hl::Schedule s = example();
+  EXPECT_EQ(hl::render_timeline(hl::rows_by_unit(s, 2), s.span_us(), hl::TimelineStyle::kCount, 16),
+            "  unit 3         |..........112221|\n"
+            "  unit 7         |11111...........|\n"
+            "                 0.0 us      320 us\n"
+            "  digit: blocks running at once, . idle; 16 columns of 20.0 us\n");
+}
+
+TEST(TimelineTest, SwitchesToMillisecondsForLongRuns) {
+  const std::string text =
+      hl::render_timeline({{"long", {{0, 30000}}}}, 30000, hl::TimelineStyle::kBusy, 8);
+  EXPECT_NE(text.find("0.00 ms"), std::string::npos) << text;
+  EXPECT_NE(text.find("30.00 ms"), std::string::npos) << text;
+}
+
+TEST(ChromeTraceTest, WritesTracksPerStreamAndPerUnit) {
+  const nlohmann::json trace =
+      nlohmann::json::parse(hl::chrome_trace_json({{"8 streams", example()}}));
+  ASSERT_TRUE(trace.contains("traceEvents"));
+  int launches = 0;
+  int blocks = 0;
+  std::set<std::string> process_names;
+  for (const auto& e : trace["traceEvents"]) {
+    if (e["ph"] == "M" && e["name"] == "process_name") process_names.insert(e["args"]["name"]);
+    if (e["ph"] != "X") continue;
+    EXPECT_TRUE(e["ts"].is_number() && e["dur"].is_number() && e["dur"] >= 0) << e;
+    if (e["cat"] == "launch") {
+      ++launches;
+      EXPECT_EQ(e["pid"], 1);
+    } else {
+      ++blocks;
+      EXPECT_EQ(e["pid"], 2);
+    }
+  }
+  EXPECT_EQ(launches, 3);
+  EXPECT_EQ(blocks, 4);
+  EXPECT_EQ(process_names, (std::set<std::string>{"8 streams: streams", "8 streams: compute units"}));
+  bool found = false;
+  for (const auto& e : trace["traceEvents"]) {
+    if (e["ph"] == "X" && e["name"] == "pair block 1") {
+      found = true;
+      EXPECT_DOUBLE_EQ(e["ts"].get<double>(), 250.0);
+      EXPECT_DOUBLE_EQ(e["dur"].get<double>(), 70.0);
+      EXPECT_EQ(e["tid"], 3);
+    }
+  }
+  EXPECT_TRUE(found);
+}
