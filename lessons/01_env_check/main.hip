@@ -1,19 +1,22 @@
 /// \file lessons/01_env_check/main.hip
 /// \brief Lesson 01: is this machine ready to run HIP work, and what will schedule it?
 ///
-/// The story: (1) what this binary was built for and which runtime and driver it finds;
-/// (2) the environment variables that change scheduling, each checked; (3) the device nodes
-/// the runtime opens and whether this user may open them; (4) the devices and the properties
-/// later lessons depend on; (5) a validated smoke kernel. Every problem found comes with a
-/// diagnosis and a fix. Exit 0: healthy; 77: no GPU (after the diagnosis); 1: broken set-up.
+/// The story (the README's Application flow has the same numbers; every mode runs all of it):
+///  1. What this binary was built for, and which runtime and driver it finds.
+///  2. The environment variables that change scheduling, each value checked.
+///  3. The device nodes the runtime opens, and whether this user may open them.
+///  4. The devices: with none, why not; with some, the properties later lessons depend on.
+///  5. A smoke kernel on random inputs, its poisoned output checked element by element.
+///  6. Every problem found, with its fix. Exit 0: healthy; 77: no GPU (diagnosed); 1: broken.
 #include <glob.h>
 #include <grp.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
-#include <iostream>
 #include <string>
 #include <vector>
 
@@ -30,61 +33,61 @@ namespace {
 
 // A problem found on the way, and what to do about it.
 struct Finding {
-  std::string problem;
-  std::string fix;
+  std::string problem, fix;
 };
 
-// --- 1. Build, runtime and driver -----------------------------------------------------
+// 1. The runtime is what the program links; the driver is the kernel-side stack under it.
 void report_versions(hl::Report& report) {
-  int runtime = 0;
-  int driver = 0;
+  int runtime = 0, driver = 0;
   const hipError_t runtime_status = hipRuntimeGetVersion(&runtime);
   const hipError_t driver_status = hipDriverGetVersion(&driver);
-  auto shown = [](hipError_t status, int value) {
-    return status == hipSuccess ? std::to_string(value)
-                                : std::string("unavailable (") + hipGetErrorName(status) + ")";
+  // A failed query must not read as version 0: the table says why, the JSON has null.
+  const auto shown = [](hipError_t status, int version) -> hl::Cell {
+    return status == hipSuccess ? hl::Cell(version)
+                                : hl::Cell(hl::format("unavailable ({})", hipGetErrorName(status)));
   };
-  hl::Table table({"item", "value"});
-  table.add_row({"built for", hl::kVendor});
 #if defined(HIP_LESSONS_HIP_ON_CUDA)
-  const std::string headers = " (the project's HIP-on-CUDA layer)";
+  const char* headers = " (the project's HIP-on-CUDA layer)";
 #else
-  const std::string headers = "";
+  const char* headers = "";
 #endif
-  table.add_row({"HIP headers version", std::to_string(HIP_VERSION_MAJOR) + "." +
-                                            std::to_string(HIP_VERSION_MINOR) + headers});
-  table.add_row({"runtime version", shown(runtime_status, runtime)});
-  table.add_row({"driver version", shown(driver_status, driver)});
-  report.table("versions", "Build, runtime and driver", table);
-  report.fact("runtime_version", runtime);
-  report.fact("driver_version", driver);
+  hl::ResultTable table("versions", "Build, runtime and driver", {{"item"}, {"value"}});
+  table.row({"built for", hl::kVendor})
+      .row({"HIP headers version",
+            hl::format("{}.{}{}", HIP_VERSION_MAJOR, HIP_VERSION_MINOR, headers)})
+      .row({"runtime version", shown(runtime_status, runtime)})
+      .row({"driver version", shown(driver_status, driver)});
+  report.table(table);
+  report.fact("runtime_version", runtime_status == hipSuccess ? hl::Cell(runtime) : hl::Cell());
+  report.fact("driver_version", driver_status == hipSuccess ? hl::Cell(driver) : hl::Cell());
 }
 
-// --- 2. Environment variables ---------------------------------------------------------
+// 2. The runtime never complains about a malformed value, so every one that is set is checked.
 void report_environment(hl::Report& report, std::vector<Finding>& findings) {
-  const hl::Platform platform = hl::build_platform();
-  hl::Table table({"variable", "value", "platform", "what it changes", "status"});
+  hl::ResultTable table("environment", "Environment variables that change scheduling",
+                        {{"variable"}, {"value"}, {"platform"}, {"what it changes"}, {"status"}});
   for (const hl::EnvironmentVariable& variable : hl::scheduling_variables()) {
     const char* value = std::getenv(variable.name.c_str());
-    std::string status = "unset (default " + variable.default_value + ")";
+    std::string status = hl::format("unset (default {})", variable.default_value);
     if (value != nullptr) {
-      const auto problem = hl::check_environment_value(variable.name, value, platform);
+      const auto problem = hl::check_environment_value(variable.name, value);
       status = problem ? "INVALID: " + *problem : "valid";
       if (problem) {
-        findings.push_back({variable.name + "=" + value + ": " + *problem,
-                            "correct or unset it: unset " + variable.name});
+        findings.push_back({hl::format("{}={}: {}", variable.name, value, *problem),
+                            hl::format("correct or unset it: unset {}", variable.name)});
       }
       // A variable of the other platform is harmless, but whoever set it expected an effect.
-      const std::string ignored = variable.ignored_by(platform);
+      const std::string ignored = variable.ignored_by(hl::build_platform());
       if (!ignored.empty()) status += "; " + ignored;
     }
-    table.add_row({variable.name, value == nullptr ? "-" : "'" + std::string(value) + "'",
-                   variable.platform, variable.meaning, status});
+    // Quoted, so that an empty value (it hides every GPU from CUDA) shows; unset is "-".
+    const hl::Cell shown = value == nullptr ? hl::Cell() : hl::Cell(hl::format("'{}'", value));
+    table.row({variable.name, shown, variable.platform, variable.meaning, status});
   }
-  report.table("environment", "Environment variables that change scheduling", table);
+  report.table(table);
 }
 
-// --- 3. Device nodes and permissions --------------------------------------------------
+// The paths a shell pattern matches; none when nothing does.
 std::vector<std::string> matching_paths(const std::string& pattern) {
   std::vector<std::string> paths;
   glob_t matches{};
@@ -95,131 +98,97 @@ std::vector<std::string> matching_paths(const std::string& pattern) {
   return paths;
 }
 
-bool user_in_group(const std::string& group_name) {
-  const group* group_entry = ::getgrnam(group_name.c_str());
-  if (group_entry == nullptr) return false;
-  if (::getegid() == group_entry->gr_gid) return true;
-  std::vector<gid_t> groups(static_cast<std::size_t>(::getgroups(0, nullptr)) + 1);
+// Whether this user is in group \p name, as its effective group or a supplementary one.
+bool user_in_group(const char* name) {
+  const group* entry = ::getgrnam(name);
+  std::vector<gid_t> groups(static_cast<std::size_t>(std::max(::getgroups(0, nullptr), 0)));
   const int count = ::getgroups(static_cast<int>(groups.size()), groups.data());
-  for (int i = 0; i < count; ++i) {
-    if (groups[static_cast<std::size_t>(i)] == group_entry->gr_gid) return true;
-  }
-  return false;
+  groups.resize(static_cast<std::size_t>(std::max(count, 0)));
+  groups.push_back(::getegid());
+  return entry != nullptr && std::find(groups.begin(), groups.end(), entry->gr_gid) != groups.end();
 }
 
-// Returns how many GPU device nodes exist for the platform this binary was built for.
+// 3. A missing node means no driver, a closed one no permission. Returns how many exist.
 int report_device_nodes(hl::Report& report, std::vector<Finding>& findings) {
 #if defined(__HIP_PLATFORM_AMD__)
-  const std::vector<std::string> patterns = {"/dev/kfd", "/dev/dri/renderD*"};
-  const std::vector<std::string> other_patterns = {"/dev/nvidia[0-9]*"};
+  const char* const patterns[] = {"/dev/kfd", "/dev/dri/renderD*"};
+  const char* other_pattern = "/dev/nvidia[0-9]*";
   const char* other_vendor = "NVIDIA";
 #else
-  const std::vector<std::string> patterns = {"/dev/nvidiactl", "/dev/nvidia-uvm",
-                                             "/dev/nvidia[0-9]*"};
-  const std::vector<std::string> other_patterns = {"/dev/kfd"};
+  const char* const patterns[] = {"/dev/nvidiactl", "/dev/nvidia-uvm", "/dev/nvidia[0-9]*"};
+  const char* other_pattern = "/dev/kfd";
   const char* other_vendor = "AMD";
 #endif
-  hl::Table table({"device node", "mode", "this user can read+write"});
+  hl::ResultTable table("device_nodes", "Device nodes",
+                        {{"device node"}, {"mode"}, {"this user can read+write"}});
   int present = 0;
-  for (const std::string& pattern : patterns) {
+  for (const char* pattern : patterns) {
     const auto paths = matching_paths(pattern);
-    if (paths.empty()) table.add_row({pattern, "missing", "-"});
+    if (paths.empty()) table.row({pattern, "missing", std::nullopt});
     for (const std::string& path : paths) {
       struct stat info {};
       ::stat(path.c_str(), &info);
-      char mode[8];
+      char mode[8];  // text, since permission bits read as octal ("0666"), not as a number
       std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(info.st_mode & 07777));
       const bool usable = ::access(path.c_str(), R_OK | W_OK) == 0;
-      table.add_row({path, mode, usable ? "yes" : "NO"});
+      table.row({path, mode, usable});
       ++present;
       if (!usable) {
-        findings.push_back({"this user cannot open " + path,
+        findings.push_back({hl::format("this user cannot open {}", path),
                             "add the user to the groups that own it: sudo usermod -aG render,video "
                             "$USER, then log in again"});
       }
     }
   }
-  report.table("device_nodes", "Device nodes", table);
-  std::cout << "groups: video " << (user_in_group("video") ? "yes" : "no") << ", render "
-            << (user_in_group("render") ? "yes" : "no") << " (user id " << ::geteuid() << ")\n";
-  if (present == 0) {
-    for (const std::string& pattern : other_patterns) {
-      if (!matching_paths(pattern).empty()) {
-        findings.push_back({std::string("this binary was built for ") + hl::kVendor +
-                                " but the machine has an " + other_vendor + " GPU",
-                            std::string("reconfigure with -DHIP_LESSONS_PLATFORM=") +
-                                (std::string(other_vendor) == "AMD" ? "amd" : "nvidia")});
-      }
-    }
+  report.table(table);
+  report.note(hl::format("groups: video {}, render {} (user id {})", user_in_group("video"),
+                         user_in_group("render"), ::geteuid()));
+  if (present == 0 && !matching_paths(other_pattern).empty()) {
+    findings.push_back({hl::format("this binary was built for {} but the machine has an {} GPU",
+                                   hl::kVendor, other_vendor),
+                        hl::format("reconfigure with -DHIP_LESSONS_PLATFORM={}",
+                                   std::string(other_vendor) == "AMD" ? "amd" : "nvidia")});
   }
   return present;
 }
 
-// --- 4. Devices -----------------------------------------------------------------------
 int attribute(hipDeviceAttribute_t which, int device) {
   int value = 0;
   HIP_CHECK(hipDeviceGetAttribute(&value, which, device));
   return value;
 }
 
+// What later lessons size work by (clocks are attributes: CUDA 13 dropped them from the struct).
 void report_device(hl::Report& report, int index) {
   hipDeviceProp_t p{};
   HIP_CHECK(hipGetDeviceProperties(&p, index));
-  const int clock_khz = attribute(hipDeviceAttributeClockRate, index);
-  const int memory_clock_khz = attribute(hipDeviceAttributeMemoryClockRate, index);
-  hl::Table table({"property", "value", "why it matters for scheduling"});
-  table.add_row({"name", p.name, ""});
-  table.add_row({"architecture", p.gcnArchName, "which code objects the binary must contain"});
-  table.add_row({std::string(hl::kComputeUnitName) + " count", std::to_string(p.multiProcessorCount),
-                 "blocks run on these; grid sizes scale with it"});
-  table.add_row({std::string(hl::kWarpName) + " size", std::to_string(p.warpSize),
-                 "block sizes should be multiples of it"});
-  table.add_row({"max threads per block", std::to_string(p.maxThreadsPerBlock),
-                 "larger blocks are rejected at launch"});
-  table.add_row({"max threads per " + std::string(hl::kComputeUnitName),
-                 std::to_string(p.maxThreadsPerMultiProcessor), "upper bound of occupancy"});
-  table.add_row({"shared memory per block", hl::format_bytes(p.sharedMemPerBlock),
-                 "more per block means fewer blocks per " + std::string(hl::kComputeUnitName)});
-  table.add_row({"L2 cache", hl::format_bytes(p.l2CacheSize), "data smaller than this is cache-bound"});
-  table.add_row({"memory", hl::format_bytes(static_cast<double>(p.totalGlobalMem)), ""});
-  table.add_row({"clock (peak)", hl::fixed(clock_khz / 1e3, 0) + " MHz", ""});
-  table.add_row({"memory clock (peak)", hl::fixed(memory_clock_khz / 1e3, 0) + " MHz",
-                 "with the bus width, gives peak bandwidth"});
-  table.add_row({"memory bus width", std::to_string(attribute(hipDeviceAttributeMemoryBusWidth, index)) + " bits", ""});
-  table.add_row({"concurrent kernels", attribute(hipDeviceAttributeConcurrentKernels, index) ? "yes" : "no",
-                 "kernels from different streams may overlap"});
-  table.add_row({"async copy engines", std::to_string(attribute(hipDeviceAttributeAsyncEngineCount, index)),
-                 "copies that overlap kernels (0 on AMD: reported differently)"});
-  report.table("device" + std::to_string(index), "Device " + std::to_string(index), table);
-  report.fact("device" + std::to_string(index), p.name);
-}
-
-// --- 5. Smoke kernel ------------------------------------------------------------------
-//! [smoke_kernel]
-__global__ void scale_and_add(const float* x, const float* y, float* out, float a, int n) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) out[i] = a * x[i] + y[i];
-}
-//! [smoke_kernel]
-
-bool run_smoke_kernel(hl::Report& report, int n, std::uint64_t seed) {
-  std::vector<float> x(n), y(n), expected(n);
-  hl::fill_uniform(x, seed);
-  hl::fill_uniform(y, seed + 1);
-  const float a = 2.5f;
-  for (int i = 0; i < n; ++i) expected[i] = a * x[i] + y[i];
-  hl::DeviceBuffer<float> d_x(n), d_y(n), d_out(n);
-  d_x.upload(x);
-  d_y.upload(y);
-  d_out.poison();
-  hipLaunchKernelGGL(scale_and_add, dim3((n + 255) / 256), dim3(256), 0, nullptr, d_x.data(),
-                     d_y.data(), d_out.data(), a, n);
-  HIP_CHECK_LAUNCH();
-  HIP_CHECK(hipDeviceSynchronize());
-  // a * x + y may be fused on the device: allow a few units in the last place.
-  return report.check_match("smoke kernel out = a*x + y on " + std::to_string(n) + " elements",
-                            hl::first_mismatch(expected, d_out.download(), hl::Tolerance{1e-6, 1e-6}),
-                            static_cast<std::size_t>(n));
+  const std::string cu = hl::kComputeUnitName;
+  hl::ResultTable table(
+      hl::format("device{}", index), hl::format("Device {}", index),
+      {{"property"}, {"value", "", 1}, {"unit"}, {"why it matters for scheduling"}});
+  table.row({"name", p.name, "", ""})
+      .row({"architecture", p.gcnArchName, "", "which code objects the binary must contain"})
+      .row({cu + " count", p.multiProcessorCount, "",
+            "blocks run on these; grid sizes scale with it"})
+      .row({hl::format("{} size", hl::kWarpName), p.warpSize, "threads",
+            "block sizes should be multiples of it"})
+      .row({"max threads per block", p.maxThreadsPerBlock, "",
+            "larger blocks are rejected at launch"})
+      .row({"max threads per " + cu, p.maxThreadsPerMultiProcessor, "", "upper bound of occupancy"})
+      .row({"shared memory per block", p.sharedMemPerBlock / 1024.0, "KiB",
+            "more per block means fewer blocks per " + cu})
+      .row({"L2 cache", p.l2CacheSize / 1048576.0, "MiB", "data smaller than this is cache-bound"})
+      .row({"memory", p.totalGlobalMem / 1073741824.0, "GiB", ""})
+      .row({"clock (peak)", attribute(hipDeviceAttributeClockRate, index) / 1e3, "MHz", ""})
+      .row({"memory clock (peak)", attribute(hipDeviceAttributeMemoryClockRate, index) / 1e3, "MHz",
+            "with the bus width, gives peak bandwidth"})
+      .row({"memory bus width", attribute(hipDeviceAttributeMemoryBusWidth, index), "bits", ""})
+      .row({"concurrent kernels", attribute(hipDeviceAttributeConcurrentKernels, index) != 0, "",
+            "kernels from different streams may overlap"})
+      .row({"async copy engines", attribute(hipDeviceAttributeAsyncEngineCount, index), "",
+            "copies that overlap kernels (0 on AMD: reported differently)"});
+  report.table(table);
+  report.fact(hl::format("device{}", index), p.name);
 }
 
 // Turns the runtime's answer to "how many devices?" into a diagnosis.
@@ -228,8 +197,8 @@ Finding diagnose_no_device(hipError_t status, int nodes) {
   const std::vector<std::string> device_lists = hl::device_selection_settings();
   if (nodes > 0 && !device_lists.empty()) {
     const std::string variable = device_lists.front().substr(0, device_lists.front().find('='));
-    return {variable + " is set and the runtime sees no device (" + error + ")",
-            "it hides every GPU: unset " + variable + " or list indices that exist"};
+    return {hl::format("{} is set and the runtime sees no device ({})", variable, error),
+            hl::format("it hides every GPU: unset {} or list indices that exist", variable)};
   }
   if (nodes == 0) {
 #if defined(__HIP_PLATFORM_AMD__)
@@ -242,11 +211,77 @@ Finding diagnose_no_device(hipError_t status, int nodes) {
 #endif
   }
   if (status == hipErrorInsufficientDriver) {
-    return {"the GPU driver is missing or older than this runtime (" + error + ")",
+    return {hl::format("the GPU driver is missing or older than this runtime ({})", error),
             "install a driver at least as new as the runtime this binary was built with"};
   }
   return {"device nodes exist but the runtime reports " + error,
           "check the driver installation and the permissions listed above"};
+}
+
+// 4. A hidden GPU is a broken set-up, a machine without one is not. Returns the device count.
+int report_devices(hl::Report& report, int nodes, int chosen, std::vector<Finding>& findings) {
+  int count = 0;
+  const hipError_t status = hipGetDeviceCount(&count);
+  report.note(hl::format("\nhipGetDeviceCount: {}, {} device(s)", hipGetErrorName(status), count));
+  if (status != hipSuccess || count == 0) {
+    const Finding why = diagnose_no_device(status, nodes);
+    if (nodes > 0) findings.push_back(why);
+    report.note(hl::format("diagnosis: {}\n  fix: {}", why.problem, why.fix));
+    return 0;
+  }
+  if (chosen >= count) throw hl::no_such_device(chosen, count);
+  for (int i = 0; i < count; ++i) report_device(report, i);
+  return count;
+}
+
+//! [smoke_kernel]
+__global__ void scale_and_add(const float* x, const float* y, float* out, float a, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = a * x[i] + y[i];
+}
+//! [smoke_kernel]
+
+// 5. Known to work only once checked; the output starts as NaN, so an unwritten element fails.
+void run_smoke_kernel(hl::Report& report, const hl::CommonOptions& options,
+                      std::vector<Finding>& findings) {
+  HIP_CHECK(hipSetDevice(options.device));
+  const auto n = static_cast<int>(options.size);
+  hl::require_device_memory(3 * sizeof(float) * n, hl::format("--size {}", n));
+  std::vector<float> x(n), y(n), expected(n);
+  hl::fill_uniform(x, options.seed);
+  hl::fill_uniform(y, options.seed + 1);
+  const float a = 2.5f;
+  for (int i = 0; i < n; ++i) expected[i] = a * x[i] + y[i];
+  hl::DeviceBuffer<float> d_x(n), d_y(n), d_out(n);
+  d_x.upload(x);
+  d_y.upload(y);
+  d_out.poison();
+  hipLaunchKernelGGL(scale_and_add, dim3((n + 255) / 256), dim3(256), 0, nullptr, d_x.data(),
+                     d_y.data(), d_out.data(), a, n);
+  HIP_CHECK_LAUNCH();
+  HIP_CHECK(hipDeviceSynchronize());
+  // a * x + y may be fused on the device: allow a few units in the last place.
+  const bool correct =
+      report.check_match(hl::format("smoke kernel out = a*x + y on {} elements", n),
+                         hl::first_mismatch(expected, d_out.download(), hl::Tolerance{1e-6, 1e-6}),
+                         static_cast<std::size_t>(n));
+  if (!correct) {
+    findings.push_back({"the smoke kernel computed wrong results",
+                        "run compute-sanitizer / rocgdb on it; check the driver and hardware"});
+  }
+}
+
+// 6. Each problem is a failed check with its fix; no problem and no GPU is a skip, not a pass.
+void report_findings(hl::Report& report, const std::vector<Finding>& findings, int gpus) {
+  report.note("");
+  for (const Finding& f : findings) report.check("set-up: " + f.problem, false, "fix: " + f.fix);
+  if (!findings.empty()) {
+    report.summary(hl::format("{} problem(s) found; fixes listed above", findings.size()));
+    return;
+  }
+  if (gpus == 0) throw hl::SkipError("no GPU on this machine (diagnosis above)");
+  report.check("set-up is healthy", true);
+  report.summary(hl::format("{} GPU(s), smoke kernel correct", gpus));
 }
 
 }  // namespace
@@ -256,50 +291,15 @@ int main(int argc, char** argv) {
                     "Lesson 01: check the HIP set-up and show what will schedule the work",
                     std::int64_t{1} << 20, std::int64_t{1} << 30);
 
-  // This lesson diagnoses the environment itself (section 2), so run_lesson's warnings are off.
-  return hl::run_lesson(cli, argc, argv, [&](hl::Report& report) {
-    const hl::CommonOptions& options = cli.options();
+  const auto story = [&](hl::Report& report) {
     std::vector<Finding> findings;
-
-    report_versions(report);
-    report_environment(report, findings);
-    const int nodes = report_device_nodes(report, findings);
-
-    int count = 0;
-    const hipError_t status = hipGetDeviceCount(&count);
-    std::cout << "\nhipGetDeviceCount: " << hipGetErrorName(status) << ", " << count
-              << " device(s)\n";
-    bool no_gpu = status != hipSuccess || count == 0;
-    if (no_gpu) {
-      const Finding why = diagnose_no_device(status, nodes);
-      // No nodes and no device is simply a machine without a GPU; anything else is broken.
-      if (nodes > 0) findings.push_back(why);
-      std::cout << "diagnosis: " << why.problem << "\n  fix: " << why.fix << '\n';
-    } else if (options.device >= count) {
-      throw hl::no_such_device(options.device, count);
-    } else {
-      for (int i = 0; i < count; ++i) report_device(report, i);
-      HIP_CHECK(hipSetDevice(options.device));
-      const auto n = static_cast<int>(options.size);
-      hl::require_device_memory(3 * static_cast<std::size_t>(n) * sizeof(float), "--size " + std::to_string(n));
-      if (!run_smoke_kernel(report, n, options.seed)) {
-        findings.push_back({"the smoke kernel computed wrong results",
-                            "run compute-sanitizer / rocgdb on it; check the driver and hardware"});
-      }
-    }
-
-    std::cout << '\n';
-    for (const Finding& finding : findings) {
-      report.check("set-up: " + finding.problem, false, "fix: " + finding.fix);
-    }
-    if (findings.empty() && no_gpu) {
-      throw hl::SkipError("no GPU on this machine (diagnosis above)");
-    }
-    if (findings.empty()) {
-      report.check("set-up is healthy", true);
-      report.summary(std::to_string(count) + " GPU(s), smoke kernel correct");
-    } else {
-      report.summary(std::to_string(findings.size()) + " problem(s) found; fixes listed above");
-    }
-  }, hl::EnvironmentWarnings::kLeaveToLesson);
+    report_versions(report);                                                         // 1.
+    report_environment(report, findings);                                            // 2.
+    const int nodes = report_device_nodes(report, findings);                         // 3.
+    const int gpus = report_devices(report, nodes, cli.options().device, findings);  // 4.
+    if (gpus > 0) run_smoke_kernel(report, cli.options(), findings);                 // 5.
+    report_findings(report, findings, gpus);                                         // 6.
+  };
+  // This lesson diagnoses the environment itself (step 2), so run_lesson's warnings are off.
+  return hl::run_lesson(cli, argc, argv, story, hl::EnvironmentWarnings::kLeaveToLesson);
 }
