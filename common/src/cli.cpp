@@ -1,5 +1,6 @@
 #include "hip_lessons/cli.hpp"
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
@@ -8,8 +9,6 @@
 #include <functional>
 #include <iostream>
 #include <limits>
-
-#include <CLI/CLI.hpp>
 
 #include "hip_lessons/errors.hpp"
 #include "hip_lessons/format.hpp"
@@ -32,9 +31,8 @@ std::string describe_range(std::int64_t min, std::int64_t max) {
   return pretty(min) + ".." + pretty(max);
 }
 
-[[noreturn]] void bad_count(const std::string& option, const std::string& text,
-                            std::int64_t min, std::int64_t max, bool size_like,
-                            const std::string& why) {
+[[noreturn]] void bad_count(const std::string& option, const std::string& text, std::int64_t min,
+                            std::int64_t max, bool size_like, const std::string& why) {
   throw UsageError(option + " '" + text + "' " + why + "; expected an integer in " +
                    describe_range(min, max) +
                    (size_like ? " (forms: 4096, 64K, 16M, 1G, 2^28)" : ""));
@@ -86,8 +84,8 @@ std::int64_t parse_count(const std::string& option, const std::string& text, std
   if (text.empty()) bad_count(option, text, min, max, size_like, "is empty");
   const bool power = text.size() > 2 && text[0] == '2' && text[1] == '^';
   const std::string digits = power ? text.substr(2) : text;
-  if (digits.empty() || !(std::isdigit(static_cast<unsigned char>(digits[0])) ||
-                          digits[0] == '-' || digits[0] == '+')) {
+  if (digits.empty() || !(std::isdigit(static_cast<unsigned char>(digits[0])) || digits[0] == '-' ||
+                          digits[0] == '+')) {
     bad_count(option, text, min, max, size_like, "is not a number");
   }
   errno = 0;
@@ -102,11 +100,12 @@ std::int64_t parse_count(const std::string& option, const std::string& text, std
     if (number < 0 || number > 62) bad_count(option, text, min, max, size_like, "is out of range");
     value = std::ldexp(1.0L, static_cast<int>(number));
   } else if (!suffix.empty()) {
-    const int shift = suffix == "K" || suffix == "k" ? 10
+    const int shift = suffix == "K" || suffix == "k"   ? 10
                       : suffix == "M" || suffix == "m" ? 20
                       : suffix == "G" || suffix == "g" ? 30
                                                        : -1;
-    if (shift < 0) bad_count(option, text, min, max, size_like, "has an unknown suffix '" + suffix + "'");
+    if (shift < 0)
+      bad_count(option, text, min, max, size_like, "has an unknown suffix '" + suffix + "'");
     value = std::ldexp(value, shift);
   }
   if (value < static_cast<long double>(min) || value > static_cast<long double>(max)) {
@@ -125,8 +124,8 @@ struct LessonCli::Impl {
   std::vector<std::function<void()>> conversions;
   std::deque<SpeedCheck> speed_checks;  // a deque: references handed out stay valid
 
-  Impl(std::string name, std::string description) : app(std::move(description), name),
-                                                    program(std::move(name)) {}
+  Impl(std::string name, std::string description)
+      : app(std::move(description), name), program(std::move(name)) {}
 };
 
 LessonCli::LessonCli(std::string program, std::string description, std::int64_t default_size,
@@ -136,9 +135,10 @@ LessonCli::LessonCli(std::string program, std::string description, std::int64_t 
   s.options.size = default_size;
   s.max_size = max_size;
   s.size_text = std::to_string(default_size);
-  s.app.add_option("--size", s.size_text,
-                   "Problem size in elements, up to " + describe_range(1, max_size) +
-                       " (forms: 4096, 64K, 16M, 1G, 2^28)")
+  s.app
+      .add_option("--size", s.size_text,
+                  "Problem size in elements, up to " + describe_range(1, max_size) +
+                      " (forms: 4096, 64K, 16M, 1G, 2^28)")
       ->type_name("N")
       ->default_str(s.size_text);
   s.app.add_option("--repeat", s.repeat_text, "Timed repetitions per measurement (1..100000)")
@@ -242,8 +242,8 @@ void LessonCli::add_block_size(std::int64_t& value, BlockRule rule) {
 const SpeedCheck& LessonCli::add_speed_check(SpeedCheck check) {
   SpeedCheck& stored = impl_->speed_checks.emplace_back(std::move(check));
   const char* word = stored.bound == Bound::kAtLeast ? "must reach" : "must stay at or under";
-  add_number(stored.flag, stored.threshold,
-             "Speed check: " + stored.name + " " + word + " this", 0.0, 1e6);
+  add_number(stored.flag, stored.threshold, "Speed check: " + stored.name + " " + word + " this",
+             0.0, 1e6);
   return stored;
 }
 

@@ -115,12 +115,14 @@ const std::vector<EnvironmentVariable>& scheduling_variables() {
       {"ROCM_PATH", "AMD", "where the ROCm installation is", "/opt/rocm", false, ""},
       {"HIP_VISIBLE_DEVICES", "AMD", "device indices the HIP runtime exposes, renumbered from 0",
        "all", true, "CUDA_VISIBLE_DEVICES"},
-      {"ROCR_VISIBLE_DEVICES", "AMD", "devices (indices or GPU-<uuid>) ROCr exposes to every runtime",
-       "all", true, "CUDA_VISIBLE_DEVICES"},
-      {"CUDA_VISIBLE_DEVICES", "both", "devices the CUDA driver exposes (HIP on AMD honours it too)",
-       "all", true, ""},
-      {"GPU_MAX_HW_QUEUES", "AMD", "hardware queues HIP creates per device; more streams share them",
-       "4", true, "CUDA_DEVICE_MAX_CONNECTIONS"},
+      {"ROCR_VISIBLE_DEVICES", "AMD",
+       "devices (indices or GPU-<uuid>) ROCr exposes to every runtime", "all", true,
+       "CUDA_VISIBLE_DEVICES"},
+      {"CUDA_VISIBLE_DEVICES", "both",
+       "devices the CUDA driver exposes (HIP on AMD honours it too)", "all", true, ""},
+      {"GPU_MAX_HW_QUEUES", "AMD",
+       "hardware queues HIP creates per device; more streams share them", "4", true,
+       "CUDA_DEVICE_MAX_CONNECTIONS"},
       {"HSA_ENABLE_SDMA", "AMD", "1: copies use the SDMA copy engines; 0: blit kernels on the CUs",
        "1", true, ""},
       {"HSA_ENABLE_INTERRUPT", "AMD", "1: completion signals by interrupt; 0: the host polls", "1",
@@ -139,7 +141,8 @@ const std::vector<EnvironmentVariable>& scheduling_variables() {
 std::optional<std::string> check_environment_value(const std::string& name,
                                                    const std::string& value, Platform platform) {
   if (name == "HIP_PLATFORM") {
-    if (value == "amd" || value == "nvidia" || value == "hcc" || value == "nvcc") return std::nullopt;
+    if (value == "amd" || value == "nvidia" || value == "hcc" || value == "nvcc")
+      return std::nullopt;
     return "'" + value + "' is not a platform; use amd or nvidia";
   }
   if (name == "HIP_PATH" || name == "ROCM_PATH") {

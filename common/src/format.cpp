@@ -36,10 +36,14 @@ std::string render(const FormatArgument& a, std::string_view spec) {
   using Kind = FormatArgument::Kind;
   if (spec.empty()) {
     switch (a.kind) {
-      case Kind::kInteger: return std::to_string(a.integer);
-      case Kind::kUnsigned: return std::to_string(a.unsigned_integer);
-      case Kind::kReal: return shortest(a.real);
-      case Kind::kText: return a.text;
+      case Kind::kInteger:
+        return std::to_string(a.integer);
+      case Kind::kUnsigned:
+        return std::to_string(a.unsigned_integer);
+      case Kind::kReal:
+        return shortest(a.real);
+      case Kind::kText:
+        return a.text;
     }
   }
   const double number = a.kind == Kind::kInteger    ? static_cast<double>(a.integer)

@@ -9,7 +9,6 @@
 
 namespace hip_lessons {
 
-
 int run_lesson(LessonCli& cli, int argc, char** argv, const std::function<void(Report&)>& body,
                EnvironmentWarnings warnings) {
   const int parsed = cli.parse(argc, argv);
@@ -19,7 +18,8 @@ int run_lesson(LessonCli& cli, int argc, char** argv, const std::function<void(R
     if (!options.json_path.empty()) check_output_path("--json", options.json_path);
     if (!options.trace_path.empty()) check_output_path("--trace", options.trace_path);
     if (options.json_path == "-" && options.trace_path == "-") {
-      throw UsageError("--json - and --trace - would both write to standard output; give one a file");
+      throw UsageError(
+          "--json - and --trace - would both write to standard output; give one a file");
     }
   } catch (const UsageError& error) {
     std::cerr << "error: " << error.what() << '\n';
@@ -70,7 +70,8 @@ int run_lesson(LessonCli& cli, int argc, char** argv, const std::function<void(R
     code = kExitFail;
   }
 
-  if (!report.summary().empty() && code != kExitSkip) human << "\nsummary: " << report.summary() << '\n';
+  if (!report.summary().empty() && code != kExitSkip)
+    human << "\nsummary: " << report.summary() << '\n';
   if (code == kExitFail && report.failures() > 0) {
     human << report.failures() << " check(s) failed\n";
   }

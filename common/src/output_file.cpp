@@ -102,7 +102,8 @@ void check_output_path(const std::string& flag, const std::string& path) {
   if (::stat(directory.c_str(), &parent) != 0 || !S_ISDIR(parent.st_mode)) {
     refuse("directory '" + directory + "' does not exist");
   }
-  if (::access(directory.c_str(), W_OK) != 0) refuse("directory '" + directory + "' is not writable");
+  if (::access(directory.c_str(), W_OK) != 0)
+    refuse("directory '" + directory + "' is not writable");
 }
 
 void write_output_file(const std::string& path, const std::string& content) {

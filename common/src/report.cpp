@@ -6,13 +6,12 @@
 #include <cstdlib>
 #include <fstream>
 #include <iomanip>
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <sstream>
 #include <stdexcept>
 #include <utility>
 #include <variant>
-
-#include <nlohmann/json.hpp>
 
 #include "output_file.hpp"
 
@@ -37,8 +36,8 @@ Table::Table(std::vector<std::string> headers) : headers_(std::move(headers)) {}
 
 void Table::add_row(std::vector<std::string> cells) {
   if (cells.size() != headers_.size()) {
-    throw std::invalid_argument("Table::add_row: " + std::to_string(cells.size()) +
-                                " cells for " + std::to_string(headers_.size()) + " columns");
+    throw std::invalid_argument("Table::add_row: " + std::to_string(cells.size()) + " cells for " +
+                                std::to_string(headers_.size()) + " columns");
   }
   rows_.push_back(std::move(cells));
 }
@@ -137,8 +136,9 @@ void Report::table(const std::string& name, const std::string& title, const Tabl
       const std::string& cell = row[c];
       char* end = nullptr;
       const double number = std::strtod(cell.c_str(), &end);
-      const bool leading_zero = cell.size() > 1 && cell[0] == '0' && std::isdigit(
-                                    static_cast<unsigned char>(cell[1]));  // "0666" is a mode
+      const bool leading_zero =
+          cell.size() > 1 && cell[0] == '0' &&
+          std::isdigit(static_cast<unsigned char>(cell[1]));  // "0666" is a mode
       if (!cell.empty() && end != nullptr && *end == '\0' && !leading_zero) {
         entry[table.headers()[c]] = number;
       } else {
@@ -156,8 +156,8 @@ bool Report::check(const std::string& name, bool passed, const std::string& deta
   out_ << (passed ? "check   ok    " : "check   FAIL  ") << name;
   if (!detail.empty()) out_ << (passed ? "  (" : ": ") << detail << (passed ? ")" : "");
   out_ << '\n';
-  data_->checks.push_back({{"name", name}, {"kind", "correctness"}, {"passed", passed},
-                           {"detail", detail}});
+  data_->checks.push_back(
+      {{"name", name}, {"kind", "correctness"}, {"passed", passed}, {"detail", detail}});
   if (!passed) ++data_->failures;
   return passed;
 }
@@ -174,8 +174,12 @@ bool record_ratio(std::ostream& out, nlohmann::ordered_json& checks, int& failur
   const bool passed = at_least ? ratio >= threshold : ratio <= threshold;
   out << (passed ? "speed   ok    " : "speed   FAIL  ") << name << " = " << fixed(ratio, 2)
       << " (needs " << (at_least ? ">= " : "<= ") << fixed(threshold, 2) << ")\n";
-  checks.push_back({{"name", name}, {"kind", "speed"}, {"passed", passed}, {"ratio", ratio},
-                    {"threshold", threshold}, {"comparison", at_least ? ">=" : "<="}});
+  checks.push_back({{"name", name},
+                    {"kind", "speed"},
+                    {"passed", passed},
+                    {"ratio", ratio},
+                    {"threshold", threshold},
+                    {"comparison", at_least ? ">=" : "<="}});
   if (!passed) ++failures;
   return passed;
 }
@@ -192,8 +196,11 @@ bool Report::speed(const SpeedCheck& check, double ratio) {
     out_ << "speed   -     " << check.name << " = " << fixed(ratio, 2) << " (the speed test needs "
          << check.requirement() << ")\n";
   }
-  data_->checks.push_back({{"name", check.name}, {"kind", "speed"}, {"passed", passed},
-                           {"enforced", enforced}, {"ratio", ratio},
+  data_->checks.push_back({{"name", check.name},
+                           {"kind", "speed"},
+                           {"passed", passed},
+                           {"enforced", enforced},
+                           {"ratio", ratio},
                            {"threshold", check.threshold},
                            {"comparison", check.bound == Bound::kAtLeast ? ">=" : "<="},
                            {"flag", check.flag}});
@@ -217,12 +224,16 @@ const std::string& Report::summary() const { return data_->summary; }
 int Report::failures() const { return data_->failures; }
 
 void Report::write_json(const std::string& path, int exit_code) const {
-  nlohmann::ordered_json document = {
-      {"lesson", data_->lesson},          {"exit_code", exit_code},
-      {"mode", mode_ == Mode::kCheck ? "check" : mode_ == Mode::kSpeedCheck ? "speed-check" : "tour"},
-      {"summary", data_->summary},        {"facts", data_->facts},
-      {"measurements", data_->measurements}, {"tables", data_->tables},
-      {"checks", data_->checks}};
+  nlohmann::ordered_json document = {{"lesson", data_->lesson},
+                                     {"exit_code", exit_code},
+                                     {"mode", mode_ == Mode::kCheck        ? "check"
+                                              : mode_ == Mode::kSpeedCheck ? "speed-check"
+                                                                           : "tour"},
+                                     {"summary", data_->summary},
+                                     {"facts", data_->facts},
+                                     {"measurements", data_->measurements},
+                                     {"tables", data_->tables},
+                                     {"checks", data_->checks}};
   write_output_file(path, document.dump(2) + "\n");
 }
 

@@ -2,9 +2,8 @@
 
 #include <algorithm>
 #include <limits>
-#include <utility>
-
 #include <nlohmann/json.hpp>
+#include <utility>
 
 namespace hip_lessons {
 
@@ -87,11 +86,14 @@ std::optional<TracedBlock> Schedule::first_block_outside(const std::set<unsigned
 std::string chrome_trace_json(const std::vector<std::pair<std::string, Schedule>>& runs) {
   nlohmann::ordered_json events = nlohmann::ordered_json::array();
   const auto name_process = [&](int pid, const std::string& name) {
-    events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", pid},
-                      {"args", {{"name", name}}}});
+    events.push_back(
+        {{"name", "process_name"}, {"ph", "M"}, {"pid", pid}, {"args", {{"name", name}}}});
   };
   const auto name_track = [&](int pid, int tid, const std::string& name) {
-    events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", pid}, {"tid", tid},
+    events.push_back({{"name", "thread_name"},
+                      {"ph", "M"},
+                      {"pid", pid},
+                      {"tid", tid},
                       {"args", {{"name", name}}}});
   };
   int pid = 0;
@@ -106,24 +108,33 @@ std::string chrome_trace_json(const std::vector<std::pair<std::string, Schedule>
     for (const auto& [launch, span] : schedule.launch_spans()) {
       const auto& [kernel, stream] = launches[launch];
       streams.insert(stream);
-      events.push_back({{"name", kernel}, {"cat", "launch"}, {"ph", "X"}, {"pid", streams_pid},
-                        {"tid", stream}, {"ts", span.start}, {"dur", span.end - span.start},
+      events.push_back({{"name", kernel},
+                        {"cat", "launch"},
+                        {"ph", "X"},
+                        {"pid", streams_pid},
+                        {"tid", stream},
+                        {"ts", span.start},
+                        {"dur", span.end - span.start},
                         {"args", {{"launch", launch}}}});
     }
-    for (const int stream : streams) name_track(streams_pid, stream, "stream " + std::to_string(stream));
+    for (const int stream : streams)
+      name_track(streams_pid, stream, "stream " + std::to_string(stream));
     for (const unsigned unit : schedule.units()) {
       name_track(units_pid, static_cast<int>(unit), "unit " + std::to_string(unit));
     }
     for (const TracedBlock& b : schedule.blocks()) {
-      events.push_back({{"name", b.kernel + " block " + std::to_string(b.block)},
-                        {"cat", "block"}, {"ph", "X"}, {"pid", units_pid},
-                        {"tid", static_cast<int>(b.unit)}, {"ts", b.start_us},
-                        {"dur", b.end_us - b.start_us},
-                        {"args", {{"launch", b.launch}, {"stream", b.stream}, {"block", b.block}}}});
+      events.push_back(
+          {{"name", b.kernel + " block " + std::to_string(b.block)},
+           {"cat", "block"},
+           {"ph", "X"},
+           {"pid", units_pid},
+           {"tid", static_cast<int>(b.unit)},
+           {"ts", b.start_us},
+           {"dur", b.end_us - b.start_us},
+           {"args", {{"launch", b.launch}, {"stream", b.stream}, {"block", b.block}}}});
     }
   }
-  nlohmann::ordered_json document = {{"traceEvents", std::move(events)},
-                                     {"displayTimeUnit", "ns"}};
+  nlohmann::ordered_json document = {{"traceEvents", std::move(events)}, {"displayTimeUnit", "ns"}};
   return document.dump(1) + "\n";
 }
 

@@ -34,8 +34,9 @@ std::string render_timeline(const std::vector<TimelineRow>& rows, double span_us
       int touching = 0;
       for (const Interval& i : row.busy) touching += i.start < to && i.end > from;
       if (touching == 0) continue;
-      cells[static_cast<std::size_t>(c)] =
-          style == TimelineStyle::kBusy ? '#' : touching > 9 ? '+' : static_cast<char>('0' + touching);
+      cells[static_cast<std::size_t>(c)] = style == TimelineStyle::kBusy ? '#'
+                                           : touching > 9                ? '+'
+                                                          : static_cast<char>('0' + touching);
     }
     out << "  " << label << " |" << cells << "|\n";
   }
@@ -46,8 +47,9 @@ std::string render_timeline(const std::vector<TimelineRow>& rows, double span_us
   std::string axis = start;
   axis.resize(axis_width > end.size() ? axis_width - end.size() : start.size() + 1, ' ');
   out << "  " << std::string(kLabelWidth + 1, ' ') << axis << end << '\n';
-  out << "  " << (style == TimelineStyle::kBusy ? "# running, . idle"
-                                                  : "digit: blocks running at once, . idle")
+  out << "  "
+      << (style == TimelineStyle::kBusy ? "# running, . idle"
+                                        : "digit: blocks running at once, . idle")
       << "; " << columns << " columns of " << time_text(per_column, in_ms) << '\n';
   return out.str();
 }

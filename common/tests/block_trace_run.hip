@@ -58,8 +58,8 @@ int main() {
       long_enough = long_enough && span.end - span.start >= 49.0;
     }
     expect(long_enough, "every traced kernel lasted at least its 50 us of spinning");
-    expect(serial.span_us() >= 8 * 49.0, hl::format("one stream spans {:.1} us (>= 392)",
-                                                   serial.span_us()));
+    expect(serial.span_us() >= 8 * 49.0,
+           hl::format("one stream spans {:.1} us (>= 392)", serial.span_us()));
     std::printf("%s", hl::render_timeline(hl::rows_by_launch(serial), serial.span_us()).c_str());
     std::printf("%s", hl::render_timeline(hl::rows_by_launch(spread), spread.span_us()).c_str());
     const std::string json = hl::chrome_trace_json({{"1 stream", serial}, {"4 streams", spread}});

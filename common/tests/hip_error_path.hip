@@ -48,11 +48,12 @@ int main(int argc, char** argv) {
     free_before = free_device_bytes();
     hl::DeviceBuffer<float> buffer(n);
     allocated = true;
-    const unsigned int too_many_threads = 2u * static_cast<unsigned int>(device.props.maxThreadsPerBlock);
+    const unsigned int too_many_threads =
+        2u * static_cast<unsigned int>(device.props.maxThreadsPerBlock);
     hipLaunchKernelGGL(fill_ones, dim3(1), dim3(too_many_threads), 0, nullptr, buffer.data(), n);
     HIP_CHECK_LAUNCH();
-    report.check("a launch of " + std::to_string(too_many_threads) + " threads per block is refused",
-                 false);
+    report.check(
+        "a launch of " + std::to_string(too_many_threads) + " threads per block is refused", false);
   });
   if (!allocated) return code;  // bad input, or no GPU: nothing to check afterwards
   const std::size_t free_after = free_device_bytes();

@@ -1,10 +1,9 @@
-#include "hip_lessons/cli.hpp"
-
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
+#include "hip_lessons/cli.hpp"
 #include "hip_lessons/errors.hpp"
 
 using hip_lessons::LessonCli;
@@ -70,9 +69,9 @@ TEST(LessonCliTest, DrawsASeedWhenNoneIsGiven) {
 
 TEST(LessonCliTest, BadInputExitsTwo) {
   const std::vector<std::vector<std::string>> cases = {
-      {"--size", "0"},   {"--size", "-1"},  {"--size"},          {"--bogus"},
-      {"extra"},         {"--repeat", "0"}, {"--seed", "-3"},    {"--device", "-1"},
-      {"--check", "--speed-check"}};
+      {"--size", "0"},  {"--size", "-1"},   {"--size"},
+      {"--bogus"},      {"extra"},          {"--repeat", "0"},
+      {"--seed", "-3"}, {"--device", "-1"}, {"--check", "--speed-check"}};
   for (const auto& args : cases) {
     LessonCli cli("lesson", "test", 1024);
     testing::internal::CaptureStderr();
@@ -100,16 +99,19 @@ TEST(LessonCliTest, LessonOptionsAreValidated) {
   cli.add_number("--min-ratio", ratio, "threshold", 0.0, 100.0);
   cli.add_choice("--variant", variant, "variant", {"scalar", "float4"});
   cli.add_flag("--verbose", verbose, "more output");
-  ASSERT_EQ(parse(cli, {"--streams", "32", "--min-ratio", "1.5", "--variant", "scalar",
-                        "--verbose"}), -1);
+  ASSERT_EQ(
+      parse(cli, {"--streams", "32", "--min-ratio", "1.5", "--variant", "scalar", "--verbose"}),
+      -1);
   EXPECT_EQ(streams, 32);
   EXPECT_DOUBLE_EQ(ratio, 1.5);
   EXPECT_EQ(variant, "scalar");
   EXPECT_TRUE(verbose);
 
-  for (const std::vector<std::string>& bad :
-       {std::vector<std::string>{"--streams", "0"}, {"--streams", "1025"},
-        {"--min-ratio", "x"}, {"--min-ratio", "-1"}, {"--variant", "float8"}}) {
+  for (const std::vector<std::string>& bad : {std::vector<std::string>{"--streams", "0"},
+                                              {"--streams", "1025"},
+                                              {"--min-ratio", "x"},
+                                              {"--min-ratio", "-1"},
+                                              {"--variant", "float8"}}) {
     std::int64_t s = 8;
     double r = 0.9;
     std::string v = "float4";
@@ -152,12 +154,13 @@ std::string parse_error(LessonCli& cli, std::vector<std::string> args) {
 
 TEST(LessonCliTest, NamesAnUnknownOptionFirstAndSuggestsTheNearest) {
   LessonCli cli("lesson", "test", 1024);
-  EXPECT_EQ(parse_error(cli, {"--sise", "1024"}).rfind(
-                "error: unknown option '--sise'; did you mean '--size'?\n", 0),
+  EXPECT_EQ(parse_error(cli, {"--sise", "1024"})
+                .rfind("error: unknown option '--sise'; did you mean '--size'?\n", 0),
             0u);
   LessonCli far("lesson", "test", 1024);
-  EXPECT_EQ(parse_error(far, {"--no-such-flag"}).rfind("error: unknown option '--no-such-flag'\n", 0),
-            0u);
+  EXPECT_EQ(
+      parse_error(far, {"--no-such-flag"}).rfind("error: unknown option '--no-such-flag'\n", 0),
+      0u);
   LessonCli stray("lesson", "test", 1024);
   EXPECT_EQ(parse_error(stray, {"surplus"}).rfind("error: unexpected argument 'surplus'", 0), 0u);
 }

@@ -1,14 +1,13 @@
-#include "hip_lessons/cu_partition.hpp"
-
 #include <gtest/gtest.h>
 
 #include <string>
 
+#include "hip_lessons/cu_partition.hpp"
 #include "hip_lessons/errors.hpp"
 
-using hip_lessons::CuMask;
 using hip_lessons::cu_mask_problem;
 using hip_lessons::cu_mask_range;
+using hip_lessons::CuMask;
 using hip_lessons::parse_cu_mask;
 using hip_lessons::UsageError;
 
@@ -68,7 +67,10 @@ TEST(ParseCuMask, ListsAndHexGiveTheSameMask) {
 }
 
 TEST(ParseCuMask, MalformedMasksAreRefusedWithTheOptionAndText) {
-  struct Case { const char* text; const char* says; };
+  struct Case {
+    const char* text;
+    const char* says;
+  };
   const Case cases[] = {
       {"", "is empty"},
       {"zz", "neither a hex mask nor a CU list"},
@@ -146,7 +148,8 @@ TEST(PlanCuMasks, GroupsThatDoNotFitAreUsageErrors) {
     hip_lessons::plan_cu_masks(20, 3, 7, 2);
     ADD_FAILURE() << "3 x 8 fitted into 20";
   } catch (const UsageError& error) {
-    EXPECT_NE(std::string(error.what()).find("8 after rounding"), std::string::npos) << error.what();
+    EXPECT_NE(std::string(error.what()).find("8 after rounding"), std::string::npos)
+        << error.what();
   }
 }
 

@@ -1,13 +1,11 @@
-#include "hip_lessons/environment.hpp"
-
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
 #include <algorithm>
-
 #include <string>
 #include <vector>
 
+#include "hip_lessons/environment.hpp"
 #include "hip_lessons/errors.hpp"
 
 using hip_lessons::check_environment_value;
@@ -64,7 +62,11 @@ TEST(Environment, ValidValuesPass) {
 }
 
 TEST(Environment, MalformedValuesAreExplained) {
-  struct Case { const char* name; const char* value; const char* says; };
+  struct Case {
+    const char* name;
+    const char* value;
+    const char* says;
+  };
   const Case cases[] = {
       {"HIP_PLATFORM", "hip", "not a platform"},
       {"HIP_PATH", "/nonexistent-hip", "not a directory"},
@@ -101,13 +103,15 @@ TEST(EnvironmentWarnings, NameTheMalformedSettingAndWhoReadsIt) {
   const auto amd = warnings_about("GPU_MAX_HW_QUEUES", Platform::kAmd);
   ASSERT_EQ(amd.size(), 1u);
   EXPECT_NE(amd[0].find("GPU_MAX_HW_QUEUES='abc': 'abc' is not an integer in 1..1024"),
-            std::string::npos) << amd[0];
+            std::string::npos)
+      << amd[0];
   EXPECT_EQ(amd[0].find("ignores"), std::string::npos) << amd[0];
   const auto nvidia = warnings_about("GPU_MAX_HW_QUEUES", Platform::kNvidia);
   ASSERT_EQ(nvidia.size(), 1u);
   EXPECT_NE(nvidia[0].find("not an integer"), std::string::npos) << nvidia[0];
   EXPECT_NE(nvidia[0].find("this NVIDIA build ignores it (CUDA_DEVICE_MAX_CONNECTIONS"),
-            std::string::npos) << nvidia[0];
+            std::string::npos)
+      << nvidia[0];
 }
 
 TEST(EnvironmentWarnings, AValidSettingOfTheOtherPlatformIsReportedAsIgnored) {
@@ -116,7 +120,8 @@ TEST(EnvironmentWarnings, AValidSettingOfTheOtherPlatformIsReportedAsIgnored) {
   const auto nvidia = warnings_about("HIP_VISIBLE_DEVICES", Platform::kNvidia);
   ASSERT_EQ(nvidia.size(), 1u);
   EXPECT_NE(nvidia[0].find("HIP_VISIBLE_DEVICES='99': only the AMD runtime reads it"),
-            std::string::npos) << nvidia[0];
+            std::string::npos)
+      << nvidia[0];
   EXPECT_NE(nvidia[0].find("CUDA_VISIBLE_DEVICES does that here"), std::string::npos);
 }
 

@@ -1,5 +1,3 @@
-#include "hip_lessons/lesson.hpp"
-
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
@@ -8,6 +6,7 @@
 #include <vector>
 
 #include "hip_lessons/errors.hpp"
+#include "hip_lessons/lesson.hpp"
 
 using namespace hip_lessons;
 
@@ -31,8 +30,12 @@ TEST(RunLesson, MapsOutcomesToExitCodes) {
   EXPECT_EQ(run({}, [](Report& r) { r.check("broken", false); }), kExitFail);
   EXPECT_EQ(run({}, [](Report&) { throw UsageError("bad"); }), kExitUsage);
   EXPECT_EQ(run({}, [](Report&) { throw SkipError("no GPU"); }), kExitSkip);
-  EXPECT_EQ(run({}, [](Report&) { throw HipError("hipMalloc", "f.hip", 3, "hipErrorOutOfMemory",
-                                                 "out of memory", 2); }), kExitFail);
+  EXPECT_EQ(run({},
+                [](Report&) {
+                  throw HipError("hipMalloc", "f.hip", 3, "hipErrorOutOfMemory", "out of memory",
+                                 2);
+                }),
+            kExitFail);
 }
 
 TEST(RunLesson, BadArgumentsNeverRunTheBody) {
@@ -66,7 +69,8 @@ TEST(RunLesson, WarnsAboutAMalformedEnvironmentUnlessTheLessonDiagnosesIt) {
     char* argv[] = {program.data()};
     LessonCli cli("lesson", "test", 1024);
     testing::internal::CaptureStdout();
-    const int code = run_lesson(cli, 1, argv, [](Report& r) { r.check("fine", true); }, warnings);
+    const int code = run_lesson(
+        cli, 1, argv, [](Report& r) { r.check("fine", true); }, warnings);
     const std::string out = testing::internal::GetCapturedStdout();
     EXPECT_EQ(code, kExitPass);
     return out;
@@ -75,6 +79,7 @@ TEST(RunLesson, WarnsAboutAMalformedEnvironmentUnlessTheLessonDiagnosesIt) {
   const std::string quiet = output_of(EnvironmentWarnings::kLeaveToLesson);
   ::unsetenv("ROC_GLOBAL_CU_MASK");
   EXPECT_NE(warned.find("warning: ROC_GLOBAL_CU_MASK='zz': 'zz' is not a hex mask"),
-            std::string::npos) << warned;
+            std::string::npos)
+      << warned;
   EXPECT_EQ(quiet.find("ROC_GLOBAL_CU_MASK"), std::string::npos) << quiet;
 }

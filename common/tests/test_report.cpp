@@ -1,12 +1,11 @@
-#include "hip_lessons/report.hpp"
-
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
-#include <nlohmann/json.hpp>
+#include "hip_lessons/report.hpp"
 
 using hip_lessons::Report;
 using hip_lessons::Table;

@@ -3,10 +3,9 @@
 
 #include <cstdio>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
-
-#include <nlohmann/json.hpp>
 
 #include "hip_lessons/cli.hpp"
 #include "hip_lessons/format.hpp"

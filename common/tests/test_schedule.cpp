@@ -2,9 +2,8 @@
 // the Chrome trace (valid JSON with the documented tracks).
 #include <gtest/gtest.h>
 
-#include <sstream>
-
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "hip_lessons/schedule.hpp"
 #include "hip_lessons/timeline.hpp"
@@ -103,7 +102,8 @@ TEST(ChromeTraceTest, WritesTracksPerStreamAndPerUnit) {
   }
   EXPECT_EQ(launches, 3);
   EXPECT_EQ(blocks, 4);
-  EXPECT_EQ(process_names, (std::set<std::string>{"8 streams: streams", "8 streams: compute units"}));
+  EXPECT_EQ(process_names,
+            (std::set<std::string>{"8 streams: streams", "8 streams: compute units"}));
   bool found = false;
   for (const auto& e : trace["traceEvents"]) {
     if (e["ph"] == "X" && e["name"] == "pair block 1") {

@@ -1,9 +1,9 @@
-#include "hip_lessons/stats.hpp"
-
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <stdexcept>
+
+#include "hip_lessons/stats.hpp"
 
 using hip_lessons::summarize;
 

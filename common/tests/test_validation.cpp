@@ -1,10 +1,10 @@
-#include "hip_lessons/validation.hpp"
-
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstring>
 #include <limits>
+
+#include "hip_lessons/validation.hpp"
 
 using hip_lessons::fill_uniform;
 using hip_lessons::first_mismatch;

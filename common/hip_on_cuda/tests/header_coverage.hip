@@ -98,13 +98,13 @@ void take_all_functions() {
   TAKE(hipDeviceDisablePeerAccess);
   TAKE(hipDeviceGetP2PAttribute);
   // memory
-  TAKE_AS(hipError_t (*)(void**, size_t), hipMalloc);
-  TAKE_AS(hipError_t (*)(float**, size_t), hipMalloc<float>);
+  TAKE_AS(hipError_t(*)(void**, size_t), hipMalloc);
+  TAKE_AS(hipError_t(*)(float**, size_t), hipMalloc<float>);
   TAKE(hipMallocPitch);
   TAKE(hipFree);
   TAKE(hipMemGetInfo);
-  TAKE_AS(hipError_t (*)(void**, size_t, unsigned int), hipHostMalloc);
-  TAKE_AS(hipError_t (*)(int**, size_t, unsigned int), hipHostMalloc<int>);
+  TAKE_AS(hipError_t(*)(void**, size_t, unsigned int), hipHostMalloc);
+  TAKE_AS(hipError_t(*)(int**, size_t, unsigned int), hipHostMalloc<int>);
   TAKE(hipHostFree);
   TAKE(hipMallocHost);
   TAKE(hipFreeHost);
@@ -125,14 +125,15 @@ void take_all_functions() {
   TAKE(hipMemcpy2DAsync);
   TAKE(hipMemcpyPeer);
   TAKE(hipMemcpyPeerAsync);
-  TAKE_AS(hipError_t (*)(const void*, const void*, size_t, size_t, hipMemcpyKind), hipMemcpyToSymbol);
-  TAKE_AS(hipError_t (*)(const void*, const void*, size_t, size_t, hipMemcpyKind, hipStream_t),
+  TAKE_AS(hipError_t(*)(const void*, const void*, size_t, size_t, hipMemcpyKind),
+          hipMemcpyToSymbol);
+  TAKE_AS(hipError_t(*)(const void*, const void*, size_t, size_t, hipMemcpyKind, hipStream_t),
           hipMemcpyToSymbolAsync);
-  TAKE_AS(hipError_t (*)(void*, const void*, size_t, size_t, hipMemcpyKind), hipMemcpyFromSymbol);
-  TAKE_AS(hipError_t (*)(void*, const void*, size_t, size_t, hipMemcpyKind, hipStream_t),
+  TAKE_AS(hipError_t(*)(void*, const void*, size_t, size_t, hipMemcpyKind), hipMemcpyFromSymbol);
+  TAKE_AS(hipError_t(*)(void*, const void*, size_t, size_t, hipMemcpyKind, hipStream_t),
           hipMemcpyFromSymbolAsync);
-  TAKE_AS(hipError_t (*)(void**, const void*), hipGetSymbolAddress);
-  TAKE_AS(hipError_t (*)(size_t*, const void*), hipGetSymbolSize);
+  TAKE_AS(hipError_t(*)(void**, const void*), hipGetSymbolAddress);
+  TAKE_AS(hipError_t(*)(size_t*, const void*), hipGetSymbolSize);
   TAKE(hipMemset);
   TAKE(hipMemsetAsync);
   TAKE(hipMemsetD8);
@@ -143,16 +144,16 @@ void take_all_functions() {
   TAKE(hipMemsetD32Async);
   TAKE(hipMemset2D);
   TAKE(hipMemset2DAsync);
-  TAKE_AS(hipError_t (*)(void**, size_t, unsigned int), hipMallocManaged);
+  TAKE_AS(hipError_t(*)(void**, size_t, unsigned int), hipMallocManaged);
   TAKE(hipMemPrefetchAsync);
   TAKE(hipMemAdvise);
   TAKE(hipMemRangeGetAttribute);
   TAKE(hipStreamAttachMemAsync);
   TAKE(hipPointerGetAttributes);
-  TAKE_AS(hipError_t (*)(void**, size_t, hipStream_t), hipMallocAsync);
-  TAKE_AS(hipError_t (*)(void**, size_t, hipMemPool_t, hipStream_t), hipMallocAsync);
+  TAKE_AS(hipError_t(*)(void**, size_t, hipStream_t), hipMallocAsync);
+  TAKE_AS(hipError_t(*)(void**, size_t, hipMemPool_t, hipStream_t), hipMallocAsync);
   TAKE(hipFreeAsync);
-  TAKE_AS(hipError_t (*)(void**, size_t, hipMemPool_t, hipStream_t), hipMallocFromPoolAsync);
+  TAKE_AS(hipError_t(*)(void**, size_t, hipMemPool_t, hipStream_t), hipMallocFromPoolAsync);
   TAKE(hipDeviceGetDefaultMemPool);
   TAKE(hipDeviceGetMemPool);
   TAKE(hipDeviceSetMemPool);
@@ -188,16 +189,18 @@ void take_all_functions() {
   TAKE(hipEventDestroy);
   // launch
   TAKE(hipLaunchKernel);
-  TAKE_AS(hipError_t (*)(const void*, dim3, dim3, void**, unsigned int, hipStream_t), hipLaunchCooperativeKernel);
+  TAKE_AS(hipError_t(*)(const void*, dim3, dim3, void**, unsigned int, hipStream_t),
+          hipLaunchCooperativeKernel);
   TAKE(hipFuncGetAttributes);
   TAKE(hipFuncSetAttribute);
   TAKE(hipFuncSetCacheConfig);
   TAKE(hipFuncSetSharedMemConfig);
   // occupancy
-  TAKE_AS(hipError_t (*)(int*, const void*, int, size_t), hipOccupancyMaxActiveBlocksPerMultiprocessor);
-  TAKE_AS(hipError_t (*)(int*, const void*, int, size_t, unsigned int),
+  TAKE_AS(hipError_t(*)(int*, const void*, int, size_t),
+          hipOccupancyMaxActiveBlocksPerMultiprocessor);
+  TAKE_AS(hipError_t(*)(int*, const void*, int, size_t, unsigned int),
           hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags);
-  TAKE_AS(hipError_t (*)(int*, int*, const void*, size_t, int), hipOccupancyMaxPotentialBlockSize);
+  TAKE_AS(hipError_t(*)(int*, int*, const void*, size_t, int), hipOccupancyMaxPotentialBlockSize);
   // graphs
   TAKE(hipStreamBeginCapture);
   TAKE(hipStreamEndCapture);
@@ -255,17 +258,22 @@ void take_all_functions() {
   hip_api_test::ignore(hipMemcpyToSymbol(g_symbol, p, sizeof g_symbol));
   hip_api_test::ignore(hipMemcpyToSymbol(HIP_SYMBOL(g_symbol), p, sizeof g_symbol));
   hip_api_test::ignore(hipMemcpyFromSymbol(p, g_symbol, sizeof g_symbol));
-  hip_api_test::ignore(hipMemcpyToSymbolAsync(g_symbol, p, sizeof g_symbol, 0, hipMemcpyHostToDevice, stream));
-  hip_api_test::ignore(hipMemcpyFromSymbolAsync(p, g_symbol, sizeof g_symbol, 0, hipMemcpyDeviceToHost, stream));
+  hip_api_test::ignore(
+      hipMemcpyToSymbolAsync(g_symbol, p, sizeof g_symbol, 0, hipMemcpyHostToDevice, stream));
+  hip_api_test::ignore(
+      hipMemcpyFromSymbolAsync(p, g_symbol, sizeof g_symbol, 0, hipMemcpyDeviceToHost, stream));
   void* address = nullptr;
   size_t size = 0;
   hip_api_test::ignore(hipGetSymbolAddress(&address, g_symbol));
   hip_api_test::ignore(hipGetSymbolSize(&size, g_symbol));
   hip_api_test::ignore(hipOccupancyMaxPotentialBlockSize(&grid, &block, kernel_side));
-  hip_api_test::ignore(hipOccupancyMaxPotentialBlockSizeWithFlags(&grid, &block, templated<64>, 0, 0, 0));
+  hip_api_test::ignore(
+      hipOccupancyMaxPotentialBlockSizeWithFlags(&grid, &block, templated<64>, 0, 0, 0));
   hip_api_test::ignore(hipOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel_side, 128, 0));
-  hip_api_test::ignore(hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(&blocks, kernel_side, 128, 0, 0));
-  hip_api_test::ignore(hipLaunchCooperativeKernel(templated<32>, dim3(1), dim3(32), args, 0, stream));
+  hip_api_test::ignore(
+      hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(&blocks, kernel_side, 128, 0, 0));
+  hip_api_test::ignore(
+      hipLaunchCooperativeKernel(templated<32>, dim3(1), dim3(32), args, 0, stream));
   hipLaunchKernelGGL(kernel_side, dim3(1), dim3(64), 64 * sizeof(int), stream, p, nullptr);
   hipLaunchKernelGGL(HIP_KERNEL_NAME(templated<128>), dim3(1), dim3(128), 0, stream, p);
   templated<32><<<1, 32, 0, stream>>>(p);
@@ -296,21 +304,43 @@ long long use_types_and_macros() {
   hipUUID uuid{};
   uuid.bytes[0] = 6;
   const hipDeviceptr_t device_pointer = &uuid;
-  const unsigned flags[] = {hipStreamDefault, hipStreamNonBlocking, hipEventDefault, hipEventBlockingSync,
-                            hipEventDisableTiming, hipEventInterprocess, hipEventReleaseToDevice,
-                            hipEventReleaseToSystem, hipHostMallocDefault, hipHostMallocPortable,
-                            hipHostMallocMapped, hipHostMallocWriteCombined, hipHostMallocCoherent,
-                            hipHostMallocNonCoherent, hipHostRegisterDefault, hipHostRegisterPortable,
-                            hipHostRegisterMapped, hipHostRegisterIoMemory, hipHostRegisterReadOnly,
-                            hipMemAttachGlobal, hipMemAttachHost, hipMemAttachSingle, hipDeviceScheduleAuto,
-                            hipDeviceScheduleSpin, hipDeviceScheduleYield, hipDeviceScheduleBlockingSync,
-                            hipDeviceScheduleMask, hipDeviceMapHost, hipDeviceLmemResizeToMax,
-                            hipOccupancyDefault, hipOccupancyDisableCachingOverride};
-  long long sum = alias.gcnArchName[0] + alias.arch.hasWarpShuffle + pointer.type + kernel.sharedMemBytes +
-                  memset_params.elementSize + (host.userData != nullptr) + pool.allocType + pool.location.type +
-                  access.flags + func.maxDynamicSharedSizeBytes + uuid.bytes[0] + (device_pointer != nullptr) +
-                  static_cast<long long>(reinterpret_cast<std::uintptr_t>(hipStreamPerThread)) + hipCpuDeviceId +
-                  hipInvalidDeviceId;
+  const unsigned flags[] = {hipStreamDefault,
+                            hipStreamNonBlocking,
+                            hipEventDefault,
+                            hipEventBlockingSync,
+                            hipEventDisableTiming,
+                            hipEventInterprocess,
+                            hipEventReleaseToDevice,
+                            hipEventReleaseToSystem,
+                            hipHostMallocDefault,
+                            hipHostMallocPortable,
+                            hipHostMallocMapped,
+                            hipHostMallocWriteCombined,
+                            hipHostMallocCoherent,
+                            hipHostMallocNonCoherent,
+                            hipHostRegisterDefault,
+                            hipHostRegisterPortable,
+                            hipHostRegisterMapped,
+                            hipHostRegisterIoMemory,
+                            hipHostRegisterReadOnly,
+                            hipMemAttachGlobal,
+                            hipMemAttachHost,
+                            hipMemAttachSingle,
+                            hipDeviceScheduleAuto,
+                            hipDeviceScheduleSpin,
+                            hipDeviceScheduleYield,
+                            hipDeviceScheduleBlockingSync,
+                            hipDeviceScheduleMask,
+                            hipDeviceMapHost,
+                            hipDeviceLmemResizeToMax,
+                            hipOccupancyDefault,
+                            hipOccupancyDisableCachingOverride};
+  long long sum = alias.gcnArchName[0] + alias.arch.hasWarpShuffle + pointer.type +
+                  kernel.sharedMemBytes + memset_params.elementSize + (host.userData != nullptr) +
+                  pool.allocType + pool.location.type + access.flags +
+                  func.maxDynamicSharedSizeBytes + uuid.bytes[0] + (device_pointer != nullptr) +
+                  static_cast<long long>(reinterpret_cast<std::uintptr_t>(hipStreamPerThread)) +
+                  hipCpuDeviceId + hipInvalidDeviceId;
   for (unsigned f : flags) sum += f;
   return sum;
 }
@@ -324,35 +354,88 @@ int main() {
   CHECK(addresses().size() > 150, "every function family is referenced");
 
   // Every HIP error code: own name, a text, and a consistent CUDA round trip.
-  const hipError_t codes[] = {
-      hipSuccess, hipErrorInvalidValue, hipErrorOutOfMemory, hipErrorNotInitialized, hipErrorDeinitialized,
-      hipErrorProfilerDisabled, hipErrorProfilerNotInitialized, hipErrorProfilerAlreadyStarted,
-      hipErrorProfilerAlreadyStopped, hipErrorInvalidConfiguration, hipErrorInvalidPitchValue,
-      hipErrorInvalidSymbol, hipErrorInvalidDevicePointer, hipErrorInvalidMemcpyDirection,
-      hipErrorInsufficientDriver, hipErrorMissingConfiguration, hipErrorPriorLaunchFailure,
-      hipErrorInvalidDeviceFunction, hipErrorNoDevice, hipErrorInvalidDevice, hipErrorInvalidImage,
-      hipErrorInvalidContext, hipErrorContextAlreadyCurrent, hipErrorMapFailed, hipErrorUnmapFailed,
-      hipErrorArrayIsMapped, hipErrorAlreadyMapped, hipErrorNoBinaryForGpu, hipErrorAlreadyAcquired,
-      hipErrorNotMapped, hipErrorNotMappedAsArray, hipErrorNotMappedAsPointer, hipErrorECCNotCorrectable,
-      hipErrorUnsupportedLimit, hipErrorContextAlreadyInUse, hipErrorPeerAccessUnsupported,
-      hipErrorInvalidKernelFile, hipErrorInvalidGraphicsContext, hipErrorInvalidSource, hipErrorFileNotFound,
-      hipErrorSharedObjectSymbolNotFound, hipErrorSharedObjectInitFailed, hipErrorOperatingSystem,
-      hipErrorInvalidHandle, hipErrorIllegalState, hipErrorNotFound, hipErrorNotReady, hipErrorIllegalAddress,
-      hipErrorLaunchOutOfResources, hipErrorLaunchTimeOut, hipErrorPeerAccessAlreadyEnabled,
-      hipErrorPeerAccessNotEnabled, hipErrorSetOnActiveProcess, hipErrorContextIsDestroyed, hipErrorAssert,
-      hipErrorHostMemoryAlreadyRegistered, hipErrorHostMemoryNotRegistered, hipErrorLaunchFailure,
-      hipErrorCooperativeLaunchTooLarge, hipErrorNotSupported, hipErrorStreamCaptureUnsupported,
-      hipErrorStreamCaptureInvalidated, hipErrorStreamCaptureMerge, hipErrorStreamCaptureUnmatched,
-      hipErrorStreamCaptureUnjoined, hipErrorStreamCaptureIsolation, hipErrorStreamCaptureImplicit,
-      hipErrorCapturedEvent, hipErrorStreamCaptureWrongThread, hipErrorGraphExecUpdateFailure,
-      hipErrorUnknown, hipErrorRuntimeMemory, hipErrorRuntimeOther, hipErrorTbd};
+  const hipError_t codes[] = {hipSuccess,
+                              hipErrorInvalidValue,
+                              hipErrorOutOfMemory,
+                              hipErrorNotInitialized,
+                              hipErrorDeinitialized,
+                              hipErrorProfilerDisabled,
+                              hipErrorProfilerNotInitialized,
+                              hipErrorProfilerAlreadyStarted,
+                              hipErrorProfilerAlreadyStopped,
+                              hipErrorInvalidConfiguration,
+                              hipErrorInvalidPitchValue,
+                              hipErrorInvalidSymbol,
+                              hipErrorInvalidDevicePointer,
+                              hipErrorInvalidMemcpyDirection,
+                              hipErrorInsufficientDriver,
+                              hipErrorMissingConfiguration,
+                              hipErrorPriorLaunchFailure,
+                              hipErrorInvalidDeviceFunction,
+                              hipErrorNoDevice,
+                              hipErrorInvalidDevice,
+                              hipErrorInvalidImage,
+                              hipErrorInvalidContext,
+                              hipErrorContextAlreadyCurrent,
+                              hipErrorMapFailed,
+                              hipErrorUnmapFailed,
+                              hipErrorArrayIsMapped,
+                              hipErrorAlreadyMapped,
+                              hipErrorNoBinaryForGpu,
+                              hipErrorAlreadyAcquired,
+                              hipErrorNotMapped,
+                              hipErrorNotMappedAsArray,
+                              hipErrorNotMappedAsPointer,
+                              hipErrorECCNotCorrectable,
+                              hipErrorUnsupportedLimit,
+                              hipErrorContextAlreadyInUse,
+                              hipErrorPeerAccessUnsupported,
+                              hipErrorInvalidKernelFile,
+                              hipErrorInvalidGraphicsContext,
+                              hipErrorInvalidSource,
+                              hipErrorFileNotFound,
+                              hipErrorSharedObjectSymbolNotFound,
+                              hipErrorSharedObjectInitFailed,
+                              hipErrorOperatingSystem,
+                              hipErrorInvalidHandle,
+                              hipErrorIllegalState,
+                              hipErrorNotFound,
+                              hipErrorNotReady,
+                              hipErrorIllegalAddress,
+                              hipErrorLaunchOutOfResources,
+                              hipErrorLaunchTimeOut,
+                              hipErrorPeerAccessAlreadyEnabled,
+                              hipErrorPeerAccessNotEnabled,
+                              hipErrorSetOnActiveProcess,
+                              hipErrorContextIsDestroyed,
+                              hipErrorAssert,
+                              hipErrorHostMemoryAlreadyRegistered,
+                              hipErrorHostMemoryNotRegistered,
+                              hipErrorLaunchFailure,
+                              hipErrorCooperativeLaunchTooLarge,
+                              hipErrorNotSupported,
+                              hipErrorStreamCaptureUnsupported,
+                              hipErrorStreamCaptureInvalidated,
+                              hipErrorStreamCaptureMerge,
+                              hipErrorStreamCaptureUnmatched,
+                              hipErrorStreamCaptureUnjoined,
+                              hipErrorStreamCaptureIsolation,
+                              hipErrorStreamCaptureImplicit,
+                              hipErrorCapturedEvent,
+                              hipErrorStreamCaptureWrongThread,
+                              hipErrorGraphExecUpdateFailure,
+                              hipErrorUnknown,
+                              hipErrorRuntimeMemory,
+                              hipErrorRuntimeOther,
+                              hipErrorTbd};
   int unnamed = 0;
   int textless = 0;
   int bad_round_trip = 0;
   int with_cuda_twin = 0;
   for (hipError_t e : codes) {
     const char* name = hipGetErrorName(e);
-    if (std::strncmp(name, "hip", 3) != 0 || (e != hipErrorUnknown && std::strcmp(name, "hipErrorUnknown") == 0)) {
+    if (std::strncmp(name, "hip", 3) != 0 ||
+        (e != hipErrorUnknown && std::strcmp(name, "hipErrorUnknown") == 0)) {
       ++unnamed;
       std::printf("  code %d has no name of its own (%s)\n", static_cast<int>(e), name);
     }
@@ -368,10 +451,13 @@ int main() {
       }
     }
   }
-  CHECK_EQ(unnamed, 0, hip_api_test::fmt("all %zu HIP error codes have their own name", sizeof codes / sizeof codes[0]));
+  CHECK_EQ(unnamed, 0,
+           hip_api_test::fmt("all %zu HIP error codes have their own name",
+                             sizeof codes / sizeof codes[0]));
   CHECK_EQ(textless, 0, "all HIP error codes have a text");
   CHECK_EQ(bad_round_trip, 0,
-           hip_api_test::fmt("HIP -> CUDA -> HIP round trip holds for the %d codes CUDA also has", with_cuda_twin));
+           hip_api_test::fmt("HIP -> CUDA -> HIP round trip holds for the %d codes CUDA also has",
+                             with_cuda_twin));
   CHECK(with_cuda_twin >= 65, hip_api_test::fmt("%d HIP codes have a CUDA twin", with_cuda_twin));
   CHECK(std::strcmp(hipGetErrorName(static_cast<hipError_t>(4242)), "hipErrorUnknown") == 0,
         "an undefined code is named hipErrorUnknown");
@@ -392,9 +478,11 @@ int main() {
       }
     }
   };
-  check_range(hipDeviceAttributeCudaCompatibleBegin, hipDeviceAttributeMemoryPoolSupportedHandleTypes);
+  check_range(hipDeviceAttributeCudaCompatibleBegin,
+              hipDeviceAttributeMemoryPoolSupportedHandleTypes);
   check_range(hipDeviceAttributeAmdSpecificBegin, hipDeviceAttributeWallClockRate);
-  CHECK_EQ(unrouted, 0, "every HIP 6.0 device attribute is answered (unused slots are InvalidValue)");
+  CHECK_EQ(unrouted, 0,
+           "every HIP 6.0 device attribute is answered (unused slots are InvalidValue)");
   CHECK(hip_on_cuda::detail::route_attribute(hipDeviceAttributeWarpSize).value ==
             static_cast<int>(cudaDevAttrWarpSize),
         "hipDeviceAttributeWarpSize (87) becomes cudaDevAttrWarpSize (10)");

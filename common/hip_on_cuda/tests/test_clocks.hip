@@ -91,7 +91,8 @@ int main() {
     largest = host_unit[b] > largest ? host_unit[b] : largest;
   }
   CHECK(migrated == 0, hip_api_test::fmt("__smid() is the same for every thread of a block "
-                                         "(%d of %d blocks differ)", migrated, shown));
+                                         "(%d of %d blocks differ)",
+                                         migrated, shown));
 #if defined(__HIP_PLATFORM_NVIDIA__)
   CHECK(largest < static_cast<unsigned>(units),
         hip_api_test::fmt("__smid() %u < SM count %d", largest, units));

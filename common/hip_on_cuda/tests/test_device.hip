@@ -49,7 +49,8 @@ void check_attribute(int device, hipDeviceAttribute_t attr, const char* name, lo
   int value = -1;
   const hipError_t e = hipDeviceGetAttribute(&value, attr, device);
   if (!CHECK_HIP(e, hip_api_test::fmt("hipDeviceGetAttribute(%s)", name))) return;
-  CHECK_EQ(value, expected, hip_api_test::fmt("attribute %s = %d matches hipDeviceProp_t", name, value));
+  CHECK_EQ(value, expected,
+           hip_api_test::fmt("attribute %s = %d matches hipDeviceProp_t", name, value));
 }
 
 }  // namespace
@@ -74,7 +75,6 @@ int main() {
   CHECK_HIP(hipGetDevice(&current), "hipGetDevice");
   CHECK_EQ(current, 0, "current device is 0");
 
-
   hipDeviceProp_t prop;
   std::memset(&prop, 0, sizeof prop);
   if (!CHECK_HIP(hipGetDeviceProperties(&prop, 0), "hipGetDeviceProperties(0)")) {
@@ -84,11 +84,14 @@ int main() {
               prop.multiProcessorCount, prop.warpSize,
               static_cast<double>(prop.totalGlobalMem) / (1024.0 * 1024.0 * 1024.0));
   CHECK(prop.name[0] != '\0', "device name is set");
-  CHECK(prop.gcnArchName[0] != '\0', hip_api_test::fmt("gcnArchName is set (%s)", prop.gcnArchName));
+  CHECK(prop.gcnArchName[0] != '\0',
+        hip_api_test::fmt("gcnArchName is set (%s)", prop.gcnArchName));
 #if defined(__HIP_PLATFORM_NVIDIA__)
-  CHECK(std::strncmp(prop.gcnArchName, "sm_", 3) == 0, "gcnArchName names the sm_ target on NVIDIA");
+  CHECK(std::strncmp(prop.gcnArchName, "sm_", 3) == 0,
+        "gcnArchName names the sm_ target on NVIDIA");
 #endif
-  CHECK(prop.warpSize == 32 || prop.warpSize == 64, hip_api_test::fmt("warpSize %d", prop.warpSize));
+  CHECK(prop.warpSize == 32 || prop.warpSize == 64,
+        hip_api_test::fmt("warpSize %d", prop.warpSize));
   CHECK(prop.multiProcessorCount > 0, "multiProcessorCount > 0");
   CHECK(prop.maxThreadsPerBlock >= 256, "maxThreadsPerBlock >= 256");
   CHECK(prop.maxThreadsPerMultiProcessor >= prop.maxThreadsPerBlock,
@@ -100,11 +103,14 @@ int main() {
         "maxSharedMemoryPerMultiProcessor >= sharedMemPerBlock");
   CHECK(prop.regsPerBlock > 0, "regsPerBlock > 0");
   CHECK(prop.clockRate > 0, hip_api_test::fmt("clockRate %d kHz > 0", prop.clockRate));
-  CHECK(prop.memoryClockRate > 0, hip_api_test::fmt("memoryClockRate %d kHz > 0", prop.memoryClockRate));
-  CHECK(prop.memoryBusWidth > 0, hip_api_test::fmt("memoryBusWidth %d bits > 0", prop.memoryBusWidth));
+  CHECK(prop.memoryClockRate > 0,
+        hip_api_test::fmt("memoryClockRate %d kHz > 0", prop.memoryClockRate));
+  CHECK(prop.memoryBusWidth > 0,
+        hip_api_test::fmt("memoryBusWidth %d bits > 0", prop.memoryBusWidth));
   CHECK(prop.l2CacheSize > 0, "l2CacheSize > 0");
   CHECK(prop.major > 0, hip_api_test::fmt("compute capability %d.%d", prop.major, prop.minor));
-  CHECK(prop.computeMode >= hipComputeModeDefault && prop.computeMode <= hipComputeModeExclusiveProcess,
+  CHECK(prop.computeMode >= hipComputeModeDefault &&
+            prop.computeMode <= hipComputeModeExclusiveProcess,
         "computeMode is a hipComputeMode");
 #if HIP_VERSION_MAJOR >= 6
   // Fields that the R0600 struct added.
@@ -114,12 +120,15 @@ int main() {
   CHECK(prop.asyncEngineCount >= 0, "asyncEngineCount >= 0");
 #endif
 
-  check_attribute(0, hipDeviceAttributeMaxThreadsPerBlock, "MaxThreadsPerBlock", prop.maxThreadsPerBlock);
+  check_attribute(0, hipDeviceAttributeMaxThreadsPerBlock, "MaxThreadsPerBlock",
+                  prop.maxThreadsPerBlock);
   check_attribute(0, hipDeviceAttributeWarpSize, "WarpSize", prop.warpSize);
   check_attribute(0, hipDeviceAttributeMultiprocessorCount, "MultiprocessorCount",
                   prop.multiProcessorCount);
-  check_attribute(0, hipDeviceAttributeComputeCapabilityMajor, "ComputeCapabilityMajor", prop.major);
-  check_attribute(0, hipDeviceAttributeComputeCapabilityMinor, "ComputeCapabilityMinor", prop.minor);
+  check_attribute(0, hipDeviceAttributeComputeCapabilityMajor, "ComputeCapabilityMajor",
+                  prop.major);
+  check_attribute(0, hipDeviceAttributeComputeCapabilityMinor, "ComputeCapabilityMinor",
+                  prop.minor);
   check_attribute(0, hipDeviceAttributeMaxBlockDimX, "MaxBlockDimX", prop.maxThreadsDim[0]);
   check_attribute(0, hipDeviceAttributeMaxGridDimX, "MaxGridDimX", prop.maxGridSize[0]);
   check_attribute(0, hipDeviceAttributeMaxThreadsPerMultiProcessor, "MaxThreadsPerMultiProcessor",
@@ -129,23 +138,26 @@ int main() {
   check_attribute(0, hipDeviceAttributeMaxSharedMemoryPerMultiprocessor,
                   "MaxSharedMemoryPerMultiprocessor",
                   static_cast<long long>(prop.maxSharedMemoryPerMultiProcessor));
-  check_attribute(0, hipDeviceAttributeMaxRegistersPerBlock, "MaxRegistersPerBlock", prop.regsPerBlock);
+  check_attribute(0, hipDeviceAttributeMaxRegistersPerBlock, "MaxRegistersPerBlock",
+                  prop.regsPerBlock);
   check_attribute(0, hipDeviceAttributeL2CacheSize, "L2CacheSize", prop.l2CacheSize);
   check_attribute(0, hipDeviceAttributeClockRate, "ClockRate", prop.clockRate);
   check_attribute(0, hipDeviceAttributeMemoryClockRate, "MemoryClockRate", prop.memoryClockRate);
   check_attribute(0, hipDeviceAttributeMemoryBusWidth, "MemoryBusWidth", prop.memoryBusWidth);
-  check_attribute(0, hipDeviceAttributeConcurrentKernels, "ConcurrentKernels", prop.concurrentKernels);
+  check_attribute(0, hipDeviceAttributeConcurrentKernels, "ConcurrentKernels",
+                  prop.concurrentKernels);
   check_attribute(0, hipDeviceAttributeComputeMode, "ComputeMode", prop.computeMode);
   check_attribute(0, hipDeviceAttributePciBusId, "PciBusId", prop.pciBusID);
   check_attribute(0, hipDeviceAttributePciDeviceId, "PciDeviceId", prop.pciDeviceID);
-  check_attribute(0, hipDeviceAttributeCooperativeLaunch, "CooperativeLaunch", prop.cooperativeLaunch);
+  check_attribute(0, hipDeviceAttributeCooperativeLaunch, "CooperativeLaunch",
+                  prop.cooperativeLaunch);
   check_attribute(0, hipDeviceAttributeManagedMemory, "ManagedMemory", prop.managedMemory);
   check_attribute(0, hipDeviceAttributeClockInstructionRate, "ClockInstructionRate",
                   prop.clockInstructionRate);
 
   int value = 0;
-  CHECK_ERROR(hipDeviceGetAttribute(&value, hipDeviceAttributeWarpSize, count), hipErrorInvalidDevice,
-              "hipDeviceGetAttribute on device `count` is InvalidDevice");
+  CHECK_ERROR(hipDeviceGetAttribute(&value, hipDeviceAttributeWarpSize, count),
+              hipErrorInvalidDevice, "hipDeviceGetAttribute on device `count` is InvalidDevice");
   hip_api_test::ignore(hipGetLastError());
 
   char name[256] = {};
@@ -180,7 +192,8 @@ int main() {
   CHECK(heap > 0, hip_api_test::fmt("malloc heap %zu bytes > 0", heap));
 #if HIP_VERSION_MAJOR >= 6
   const size_t bigger = heap * 2;
-  if (CHECK_HIP(hipDeviceSetLimit(hipLimitMallocHeapSize, bigger), "hipDeviceSetLimit(MallocHeapSize)")) {
+  if (CHECK_HIP(hipDeviceSetLimit(hipLimitMallocHeapSize, bigger),
+                "hipDeviceSetLimit(MallocHeapSize)")) {
     size_t now = 0;
     CHECK_HIP(hipDeviceGetLimit(&now, hipLimitMallocHeapSize), "hipDeviceGetLimit after set");
     CHECK(now >= bigger, hip_api_test::fmt("heap limit raised to %zu (asked %zu)", now, bigger));

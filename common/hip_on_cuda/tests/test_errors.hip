@@ -26,7 +26,8 @@ static_assert(hipErrorInvalidDevice == 101, "hipErrorInvalidDevice");
 static_assert(hipErrorInvalidImage == 200, "hipErrorInvalidImage");
 static_assert(hipErrorInvalidContext == 201, "hipErrorInvalidContext");
 static_assert(hipErrorNoBinaryForGpu == 209, "hipErrorNoBinaryForGpu");
-static_assert(hipErrorInvalidHandle == 400 && hipErrorInvalidResourceHandle == 400, "InvalidHandle");
+static_assert(hipErrorInvalidHandle == 400 && hipErrorInvalidResourceHandle == 400,
+              "InvalidHandle");
 static_assert(hipErrorNotFound == 500, "hipErrorNotFound");
 static_assert(hipErrorNotReady == 600, "hipErrorNotReady");
 static_assert(hipErrorIllegalAddress == 700, "hipErrorIllegalAddress");
@@ -141,7 +142,8 @@ int main() {
   // Out of memory: far more than any GPU has.
   void* huge = nullptr;
   const size_t too_much = size_t{1} << 60;
-  CHECK_ERROR(hipMalloc(&huge, too_much), hipErrorOutOfMemory, "hipMalloc(2^60 bytes) is OutOfMemory");
+  CHECK_ERROR(hipMalloc(&huge, too_much), hipErrorOutOfMemory,
+              "hipMalloc(2^60 bytes) is OutOfMemory");
   CHECK(huge == nullptr, "failed hipMalloc leaves the pointer null");
   hip_api_test::ignore(hipGetLastError());
 

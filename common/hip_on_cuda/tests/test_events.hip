@@ -60,7 +60,8 @@ int main() {
   CHECK_HIP(hipEventQuery(done), "a never-recorded event counts as done");
   hipLaunchKernelGGL(spin, dim3(1), dim3(1), 0, stream, ticks(prop, 200.0));
   CHECK_HIP(hipEventRecord(done, stream), "hipEventRecord behind a 200 ms kernel");
-  CHECK_ERROR(hipEventQuery(done), hipErrorNotReady, "hipEventQuery is NotReady while the kernel runs");
+  CHECK_ERROR(hipEventQuery(done), hipErrorNotReady,
+              "hipEventQuery is NotReady while the kernel runs");
   CHECK_HIP(hipEventSynchronize(done), "hipEventSynchronize");
   CHECK_HIP(hipEventQuery(done), "hipEventQuery after synchronize is hipSuccess");
   CHECK_HIP(hipEventDestroy(done), "hipEventDestroy");
@@ -77,8 +78,10 @@ int main() {
   // Timing-disabled events cannot be timed.
   hipEvent_t a = nullptr;
   hipEvent_t b = nullptr;
-  CHECK_HIP(hipEventCreateWithFlags(&a, hipEventDisableTiming), "hipEventCreateWithFlags(DisableTiming)");
-  CHECK_HIP(hipEventCreateWithFlags(&b, hipEventDisableTiming), "hipEventCreateWithFlags(DisableTiming)");
+  CHECK_HIP(hipEventCreateWithFlags(&a, hipEventDisableTiming),
+            "hipEventCreateWithFlags(DisableTiming)");
+  CHECK_HIP(hipEventCreateWithFlags(&b, hipEventDisableTiming),
+            "hipEventCreateWithFlags(DisableTiming)");
   CHECK_HIP(hipEventRecord(a, stream), "hipEventRecord(a)");
   CHECK_HIP(hipEventRecord(b, stream), "hipEventRecord(b)");
   CHECK_HIP(hipEventSynchronize(b), "hipEventSynchronize(b)");
@@ -91,7 +94,8 @@ int main() {
 
   // Blocking-sync event: the waiting thread sleeps, the result is the same.
   hipEvent_t blocking = nullptr;
-  CHECK_HIP(hipEventCreateWithFlags(&blocking, hipEventBlockingSync), "hipEventCreateWithFlags(BlockingSync)");
+  CHECK_HIP(hipEventCreateWithFlags(&blocking, hipEventBlockingSync),
+            "hipEventCreateWithFlags(BlockingSync)");
   hipLaunchKernelGGL(spin, dim3(1), dim3(1), 0, stream, ticks(prop, 20.0));
   CHECK_HIP(hipEventRecord(blocking, stream), "hipEventRecord(blocking)");
   CHECK_HIP(hipEventSynchronize(blocking), "hipEventSynchronize(blocking)");

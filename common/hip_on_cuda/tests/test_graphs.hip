@@ -18,10 +18,12 @@ static_assert(hipStreamCaptureModeGlobal == 0 && hipStreamCaptureModeThreadLocal
 static_assert(hipStreamCaptureStatusNone == 0 && hipStreamCaptureStatusActive == 1 &&
                   hipStreamCaptureStatusInvalidated == 2,
               "hipStreamCaptureStatus");
-static_assert(hipGraphExecUpdateSuccess == 0 && hipGraphExecUpdateError == 1, "hipGraphExecUpdateResult");
+static_assert(hipGraphExecUpdateSuccess == 0 && hipGraphExecUpdateError == 1,
+              "hipGraphExecUpdateResult");
 #if HIP_VERSION_MAJOR >= 6
-static_assert(hipGraphNodeTypeKernel == 0 && hipGraphNodeTypeMemcpy == 1 && hipGraphNodeTypeMemset == 2 &&
-                  hipGraphNodeTypeHost == 3 && hipGraphNodeTypeEmpty == 5,
+static_assert(hipGraphNodeTypeKernel == 0 && hipGraphNodeTypeMemcpy == 1 &&
+                  hipGraphNodeTypeMemset == 2 && hipGraphNodeTypeHost == 3 &&
+                  hipGraphNodeTypeEmpty == 5,
               "hipGraphNodeType (HIP 6 numbering)");
 #endif
 
@@ -50,12 +52,14 @@ constexpr int kBlock = 256;
 
 bool check_all(const int* device, int n, int want, const std::string& what) {
   std::vector<int> host(n, -12345);
-  if (!CHECK_HIP(hipMemcpy(host.data(), device, n * sizeof(int), hipMemcpyDeviceToHost), "copy back " + what)) {
+  if (!CHECK_HIP(hipMemcpy(host.data(), device, n * sizeof(int), hipMemcpyDeviceToHost),
+                 "copy back " + what)) {
     return false;
   }
   for (int i = 0; i < n; ++i) {
     if (host[i] != want) {
-      return hip_api_test::record(false, what, hip_api_test::fmt("element %d is %d, expected %d", i, host[i], want));
+      return hip_api_test::record(
+          false, what, hip_api_test::fmt("element %d is %d, expected %d", i, host[i], want));
     }
   }
   return hip_api_test::record(true, what, "");
@@ -66,7 +70,8 @@ void captured_graph(int* d, int n, hipStream_t stream) {
   const int replays = 3;
   const dim3 grid((n + kBlock - 1) / kBlock);
   CHECK_HIP(hipMemset(d, 0, n * sizeof(int)), "zero the buffer");
-  CHECK_HIP(hipStreamBeginCapture(stream, hipStreamCaptureModeGlobal), "hipStreamBeginCapture(Global)");
+  CHECK_HIP(hipStreamBeginCapture(stream, hipStreamCaptureModeGlobal),
+            "hipStreamBeginCapture(Global)");
   hipStreamCaptureStatus status = hipStreamCaptureStatusNone;
   CHECK_HIP(hipStreamIsCapturing(stream, &status), "hipStreamIsCapturing");
   CHECK_EQ(status, hipStreamCaptureStatusActive, "stream is capturing");
@@ -74,7 +79,8 @@ void captured_graph(int* d, int n, hipStream_t stream) {
   status = hipStreamCaptureStatusNone;
   CHECK_HIP(hipStreamGetCaptureInfo(stream, &status, &id), "hipStreamGetCaptureInfo");
   CHECK_EQ(status, hipStreamCaptureStatusActive, "capture info says active");
-  for (int k = 0; k < kernels; ++k) hipLaunchKernelGGL(add_one, grid, dim3(kBlock), 0, stream, d, n);
+  for (int k = 0; k < kernels; ++k)
+    hipLaunchKernelGGL(add_one, grid, dim3(kBlock), 0, stream, d, n);
   hipGraph_t graph = nullptr;
   CHECK_HIP(hipStreamEndCapture(stream, &graph), "hipStreamEndCapture");
   CHECK_HIP(hipStreamIsCapturing(stream, &status), "hipStreamIsCapturing after the capture");
@@ -89,18 +95,22 @@ void captured_graph(int* d, int n, hipStream_t stream) {
   int kernel_nodes = 0;
   for (hipGraphNode_t node : nodes) {
     hipGraphNodeType type = hipGraphNodeTypeCount;
-    if (hipGraphNodeGetType(node, &type) == hipSuccess && type == hipGraphNodeTypeKernel) ++kernel_nodes;
+    if (hipGraphNodeGetType(node, &type) == hipSuccess && type == hipGraphNodeTypeKernel)
+      ++kernel_nodes;
   }
   CHECK_EQ(kernel_nodes, kernels, "every captured node is a kernel node");
 
   hipGraphExec_t exec = nullptr;
   hipGraphNode_t error_node = nullptr;
   char log[256] = "not written";
-  CHECK_HIP(hipGraphInstantiate(&exec, graph, &error_node, log, sizeof log), "hipGraphInstantiate (5 arguments)");
+  CHECK_HIP(hipGraphInstantiate(&exec, graph, &error_node, log, sizeof log),
+            "hipGraphInstantiate (5 arguments)");
   CHECK(error_node == nullptr, "no error node");
-  for (int r = 0; r < replays; ++r) CHECK_HIP(hipGraphLaunch(exec, stream), hip_api_test::fmt("hipGraphLaunch #%d", r + 1));
+  for (int r = 0; r < replays; ++r)
+    CHECK_HIP(hipGraphLaunch(exec, stream), hip_api_test::fmt("hipGraphLaunch #%d", r + 1));
   CHECK_HIP(hipStreamSynchronize(stream), "hipStreamSynchronize");
-  check_all(d, n, kernels * replays, hip_api_test::fmt("%d replays of %d captured +1 kernels", replays, kernels));
+  check_all(d, n, kernels * replays,
+            hip_api_test::fmt("%d replays of %d captured +1 kernels", replays, kernels));
   CHECK_HIP(hipGraphExecDestroy(exec), "hipGraphExecDestroy");
   CHECK_HIP(hipGraphDestroy(graph), "hipGraphDestroy");
 }
@@ -125,16 +135,23 @@ void explicit_graph(int* d, int n, hipStream_t stream) {
   void* set_args[] = {&d, &n, &seven};
   void* add_args[] = {&d, &n, &three};
   void* mul_args[] = {&d, &n, &two};
-  const hipKernelNodeParams set_p = kernel_params(reinterpret_cast<const void*>(&set_value), n, set_args);
-  const hipKernelNodeParams add_p = kernel_params(reinterpret_cast<const void*>(&add_value), n, add_args);
-  const hipKernelNodeParams mul_p = kernel_params(reinterpret_cast<const void*>(&mul_value), n, mul_args);
+  const hipKernelNodeParams set_p =
+      kernel_params(reinterpret_cast<const void*>(&set_value), n, set_args);
+  const hipKernelNodeParams add_p =
+      kernel_params(reinterpret_cast<const void*>(&add_value), n, add_args);
+  const hipKernelNodeParams mul_p =
+      kernel_params(reinterpret_cast<const void*>(&mul_value), n, mul_args);
   hipGraphNode_t set_node = nullptr;
   hipGraphNode_t add_node = nullptr;
   hipGraphNode_t mul_node = nullptr;
-  CHECK_HIP(hipGraphAddKernelNode(&set_node, graph, nullptr, 0, &set_p), "hipGraphAddKernelNode (set 7)");
-  CHECK_HIP(hipGraphAddKernelNode(&add_node, graph, &set_node, 1, &add_p), "hipGraphAddKernelNode (+3, after set)");
-  CHECK_HIP(hipGraphAddKernelNode(&mul_node, graph, nullptr, 0, &mul_p), "hipGraphAddKernelNode (*2)");
-  CHECK_HIP(hipGraphAddDependencies(graph, &add_node, &mul_node, 1), "hipGraphAddDependencies (+3 -> *2)");
+  CHECK_HIP(hipGraphAddKernelNode(&set_node, graph, nullptr, 0, &set_p),
+            "hipGraphAddKernelNode (set 7)");
+  CHECK_HIP(hipGraphAddKernelNode(&add_node, graph, &set_node, 1, &add_p),
+            "hipGraphAddKernelNode (+3, after set)");
+  CHECK_HIP(hipGraphAddKernelNode(&mul_node, graph, nullptr, 0, &mul_p),
+            "hipGraphAddKernelNode (*2)");
+  CHECK_HIP(hipGraphAddDependencies(graph, &add_node, &mul_node, 1),
+            "hipGraphAddDependencies (+3 -> *2)");
 
   size_t count = 0;
   CHECK_HIP(hipGraphGetNodes(graph, nullptr, &count), "hipGraphGetNodes");
@@ -164,7 +181,8 @@ void explicit_graph(int* d, int n, hipStream_t stream) {
   void* eleven_args[] = {&d, &n, &eleven};
   hipKernelNodeParams changed = set_p;
   changed.kernelParams = eleven_args;
-  CHECK_HIP(hipGraphExecKernelNodeSetParams(exec, set_node, &changed), "hipGraphExecKernelNodeSetParams (set 11)");
+  CHECK_HIP(hipGraphExecKernelNodeSetParams(exec, set_node, &changed),
+            "hipGraphExecKernelNodeSetParams (set 11)");
   CHECK_HIP(hipGraphLaunch(exec, stream), "hipGraphLaunch");
   CHECK_HIP(hipStreamSynchronize(stream), "hipStreamSynchronize");
   check_all(d, n, (11 + 3) * 2, "updated executable graph computes (11 + 3) * 2");
@@ -207,7 +225,8 @@ void memory_nodes(int* d, int* d2, int n, hipStream_t stream) {
   hipGraphNode_t memset_node = nullptr;
   hipGraphNode_t copy_node = nullptr;
   hipGraphNode_t host_node = nullptr;
-  CHECK_HIP(hipGraphAddMemsetNode(&memset_node, graph, nullptr, 0, &memset_p), "hipGraphAddMemsetNode");
+  CHECK_HIP(hipGraphAddMemsetNode(&memset_node, graph, nullptr, 0, &memset_p),
+            "hipGraphAddMemsetNode");
   CHECK_HIP(hipGraphAddMemcpyNode1D(&copy_node, graph, &memset_node, 1, d2, d, n * sizeof(int),
                                     hipMemcpyDeviceToDevice),
             "hipGraphAddMemcpyNode1D (after the memset)");
@@ -215,7 +234,8 @@ void memory_nodes(int* d, int* d2, int n, hipStream_t stream) {
   hipHostNodeParams host_p;
   host_p.fn = count_host_node;
   host_p.userData = &host_calls;
-  CHECK_HIP(hipGraphAddHostNode(&host_node, graph, &copy_node, 1, &host_p), "hipGraphAddHostNode (after the copy)");
+  CHECK_HIP(hipGraphAddHostNode(&host_node, graph, &copy_node, 1, &host_p),
+            "hipGraphAddHostNode (after the copy)");
   hipGraphNodeType type = hipGraphNodeTypeCount;
   CHECK_HIP(hipGraphNodeGetType(memset_node, &type), "hipGraphNodeGetType(memset)");
   CHECK_EQ(type, hipGraphNodeTypeMemset, "memset node type");

@@ -62,7 +62,8 @@ __global__ void warp_ops(const int* in, int* down_sum, int* xor_sum, int* broadc
 
 __global__ __launch_bounds__(kBoundedThreads) void bounded(int* out) {
   __shared__ int tile[kTileWords];
-  for (int k = static_cast<int>(hipThreadIdx_x); k < kTileWords; k += static_cast<int>(hipBlockDim_x)) {
+  for (int k = static_cast<int>(hipThreadIdx_x); k < kTileWords;
+       k += static_cast<int>(hipBlockDim_x)) {
     tile[k] = k;
   }
   __syncthreads();
@@ -117,12 +118,14 @@ void launch_forms(hipStream_t stream) {
 
   auto verify = [&](const char* form) {
     std::vector<float> c(n, -99.0f);
-    CHECK_HIP(hipMemcpy(c.data(), dc, bytes, hipMemcpyDeviceToHost), hip_api_test::fmt("copy c (%s)", form));
+    CHECK_HIP(hipMemcpy(c.data(), dc, bytes, hipMemcpyDeviceToHost),
+              hip_api_test::fmt("copy c (%s)", form));
     int bad = -1;
     for (int i = 0; i < n && bad < 0; ++i)
       if (c[i] != a[i] + b[i]) bad = i;
-    CHECK(bad < 0, hip_api_test::fmt("%s: all %d sums correct%s", form, n,
-                                     bad < 0 ? "" : hip_api_test::fmt(" (first mismatch at %d)", bad).c_str()));
+    CHECK(bad < 0, hip_api_test::fmt(
+                       "%s: all %d sums correct%s", form, n,
+                       bad < 0 ? "" : hip_api_test::fmt(" (first mismatch at %d)", bad).c_str()));
     CHECK_HIP(hipMemset(dc, 0xff, bytes), "poison c");
   };
 
@@ -141,7 +144,8 @@ void launch_forms(hipStream_t stream) {
   const float* cb = db;
   int count = n;
   void* args[] = {&ca, &cb, &dc, &count};
-  CHECK_HIP(hipLaunchKernel(reinterpret_cast<const void*>(&vector_add), dim3(grid), dim3(block), args, 0, stream),
+  CHECK_HIP(hipLaunchKernel(reinterpret_cast<const void*>(&vector_add), dim3(grid), dim3(block),
+                            args, 0, stream),
             "hipLaunchKernel");
   CHECK_HIP(hipStreamSynchronize(stream), "hipLaunchKernel finished");
   verify("hipLaunchKernel");
@@ -162,18 +166,21 @@ void shared_and_warp(const hipDeviceProp_t& prop, hipStream_t stream) {
   CHECK_HIP(hipMalloc(&d_out, 6 * n * sizeof(int)), "hipMalloc out");
   CHECK_HIP(hipMemcpy(d_in, in.data(), n * sizeof(int), hipMemcpyHostToDevice), "copy in");
 
-  hipLaunchKernelGGL(block_sum, dim3(blocks), dim3(block), block * sizeof(int), stream, d_in, d_out);
+  hipLaunchKernelGGL(block_sum, dim3(blocks), dim3(block), block * sizeof(int), stream, d_in,
+                     d_out);
   CHECK_HIP(hipGetLastError(), "block_sum launched with dynamic shared memory");
   std::vector<int> sums(blocks, 0);
-  CHECK_HIP(hipMemcpy(sums.data(), d_out, blocks * sizeof(int), hipMemcpyDeviceToHost), "copy sums");
+  CHECK_HIP(hipMemcpy(sums.data(), d_out, blocks * sizeof(int), hipMemcpyDeviceToHost),
+            "copy sums");
   int bad = -1;
   for (int g = 0; g < blocks && bad < 0; ++g) {
     int want = 0;
     for (int t = 0; t < block; ++t) want += in[g * block + t];
     if (sums[g] != want) bad = g;
   }
-  CHECK(bad < 0, hip_api_test::fmt("HIP_DYNAMIC_SHARED block sums correct%s",
-                                   bad < 0 ? "" : hip_api_test::fmt(" (first bad block %d)", bad).c_str()));
+  CHECK(bad < 0,
+        hip_api_test::fmt("HIP_DYNAMIC_SHARED block sums correct%s",
+                          bad < 0 ? "" : hip_api_test::fmt(" (first bad block %d)", bad).c_str()));
 
   const int w = prop.warpSize;
   const int warps = n / w;
@@ -182,10 +189,12 @@ void shared_and_warp(const hipDeviceProp_t& prop, hipStream_t stream) {
   int* bcast = d_out + 2 * n;
   int* up = d_out + 3 * n;
   int* votes = d_out + 4 * n;
-  hipLaunchKernelGGL(warp_ops, dim3(blocks), dim3(block), 0, stream, d_in, down, xors, bcast, up, votes);
+  hipLaunchKernelGGL(warp_ops, dim3(blocks), dim3(block), 0, stream, d_in, down, xors, bcast, up,
+                     votes);
   CHECK_HIP(hipGetLastError(), "warp_ops launched");
   std::vector<int> out(6 * n, 0);
-  CHECK_HIP(hipMemcpy(out.data(), d_out, 6 * n * sizeof(int), hipMemcpyDeviceToHost), "copy warp results");
+  CHECK_HIP(hipMemcpy(out.data(), d_out, 6 * n * sizeof(int), hipMemcpyDeviceToHost),
+            "copy warp results");
   int bad_down = -1, bad_xor = -1, bad_bcast = -1, bad_up = -1, bad_vote = -1;
   for (int warp = 0; warp < warps; ++warp) {
     int want = 0;
@@ -204,11 +213,15 @@ void shared_and_warp(const hipDeviceProp_t& prop, hipStream_t stream) {
     const int* v = &out[4 * n + 3 * warp];
     if ((v[0] != w / 2 || v[1] != (any_big ? 1 : 0) || v[2] != 1) && bad_vote < 0) bad_vote = warp;
   }
-  CHECK(bad_down < 0, hip_api_test::fmt("__shfl_down warp sums (warpSize %d) correct (bad warp %d)", w, bad_down));
-  CHECK(bad_xor < 0, hip_api_test::fmt("__shfl_xor gives every lane the warp sum (bad index %d)", bad_xor));
+  CHECK(bad_down < 0, hip_api_test::fmt("__shfl_down warp sums (warpSize %d) correct (bad warp %d)",
+                                        w, bad_down));
+  CHECK(bad_xor < 0,
+        hip_api_test::fmt("__shfl_xor gives every lane the warp sum (bad index %d)", bad_xor));
   CHECK(bad_bcast < 0, hip_api_test::fmt("__shfl broadcasts lane 0 (bad index %d)", bad_bcast));
-  CHECK(bad_up < 0, hip_api_test::fmt("__shfl_up passes the lower neighbour (bad index %d)", bad_up));
-  CHECK(bad_vote < 0, hip_api_test::fmt("__ballot / __any / __all votes correct (bad warp %d)", bad_vote));
+  CHECK(bad_up < 0,
+        hip_api_test::fmt("__shfl_up passes the lower neighbour (bad index %d)", bad_up));
+  CHECK(bad_vote < 0,
+        hip_api_test::fmt("__ballot / __any / __all votes correct (bad warp %d)", bad_vote));
   CHECK_HIP(hipFree(d_in), "hipFree in");
   CHECK_HIP(hipFree(d_out), "hipFree out");
 }
@@ -233,8 +246,9 @@ void attributes(const hipDeviceProp_t& prop, hipStream_t stream) {
   CHECK_HIP(hipStreamSynchronize(stream), "bounded kernel finished");
   CHECK_HIP(hipFree(d), "hipFree");
 
-  CHECK_HIP(hipFuncSetCacheConfig(reinterpret_cast<const void*>(&vector_add), hipFuncCachePreferShared),
-            "hipFuncSetCacheConfig(PreferShared)");
+  CHECK_HIP(
+      hipFuncSetCacheConfig(reinterpret_cast<const void*>(&vector_add), hipFuncCachePreferShared),
+      "hipFuncSetCacheConfig(PreferShared)");
 
   // Dynamic shared memory beyond the default 48 KiB needs an opt-in on NVIDIA.
   int optin = 0;
@@ -245,24 +259,28 @@ void attributes(const hipDeviceProp_t& prop, hipStream_t stream) {
   }
   hip_api_test::ignore(hipGetLastError());
   const int words = static_cast<int>(bytes / sizeof(int));
-  CHECK_HIP(hipFuncSetAttribute(reinterpret_cast<const void*>(&big_shared),
-                                hipFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)),
-            hip_api_test::fmt("hipFuncSetAttribute(MaxDynamicSharedMemorySize, %zu)", bytes));
+  CHECK_HIP(
+      hipFuncSetAttribute(reinterpret_cast<const void*>(&big_shared),
+                          hipFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)),
+      hip_api_test::fmt("hipFuncSetAttribute(MaxDynamicSharedMemorySize, %zu)", bytes));
   int* out = nullptr;
   CHECK_HIP(hipMalloc(&out, bytes), "hipMalloc");
   hipLaunchKernelGGL(big_shared, dim3(1), dim3(256), bytes, stream, out, words);
-  CHECK_HIP(hipGetLastError(), hip_api_test::fmt("launch with %zu bytes of dynamic shared memory", bytes));
+  CHECK_HIP(hipGetLastError(),
+            hip_api_test::fmt("launch with %zu bytes of dynamic shared memory", bytes));
   std::vector<int> host(words, -1);
   CHECK_HIP(hipMemcpy(host.data(), out, bytes, hipMemcpyDeviceToHost), "copy back");
   int bad = -1;
   for (int k = 0; k < words && bad < 0; ++k)
     if (host[k] != 3 * (words - 1 - k) + 1) bad = k;
-  CHECK(bad < 0, hip_api_test::fmt("%d words of dynamic shared memory correct (bad %d)", words, bad));
+  CHECK(bad < 0,
+        hip_api_test::fmt("%d words of dynamic shared memory correct (bad %d)", words, bad));
   CHECK_HIP(hipFree(out), "hipFree");
 
   // A block larger than the device allows is rejected. Which code says so depends on the
   // runtime: CUDA 13.0 on an H200 reports invalid value, other runtimes invalid configuration.
-  hipLaunchKernelGGL(write_block_index, dim3(1), dim3(prop.maxThreadsPerBlock * 2), 0, stream, nullptr);
+  hipLaunchKernelGGL(write_block_index, dim3(1), dim3(prop.maxThreadsPerBlock * 2), 0, stream,
+                     nullptr);
   const hipError_t oversized = hipGetLastError();
   CHECK(oversized == hipErrorInvalidConfiguration || oversized == hipErrorInvalidValue,
         hip_api_test::fmt("block of %d threads is rejected (got %s)", prop.maxThreadsPerBlock * 2,
@@ -277,15 +295,15 @@ void cooperative(const hipDeviceProp_t& prop, hipStream_t stream) {
   }
   const int block = 128;
   int per_sm = 0;
-  CHECK_HIP(hipOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reinterpret_cast<const void*>(&write_block_index),
-                                                         block, 0),
+  CHECK_HIP(hipOccupancyMaxActiveBlocksPerMultiprocessor(
+                &per_sm, reinterpret_cast<const void*>(&write_block_index), block, 0),
             "hipOccupancyMaxActiveBlocksPerMultiprocessor");
   const int grid = per_sm * prop.multiProcessorCount;
   int* d = nullptr;
   CHECK_HIP(hipMalloc(&d, (grid + 1) * sizeof(int)), "hipMalloc");
   void* args[] = {&d};
-  CHECK_HIP(hipLaunchCooperativeKernel(reinterpret_cast<const void*>(&write_block_index), dim3(grid), dim3(block),
-                                       args, 0, stream),
+  CHECK_HIP(hipLaunchCooperativeKernel(reinterpret_cast<const void*>(&write_block_index),
+                                       dim3(grid), dim3(block), args, 0, stream),
             hip_api_test::fmt("hipLaunchCooperativeKernel with %d co-resident blocks", grid));
   std::vector<int> host(grid, -1);
   CHECK_HIP(hipMemcpy(host.data(), d, grid * sizeof(int), hipMemcpyDeviceToHost), "copy back");
@@ -293,9 +311,10 @@ void cooperative(const hipDeviceProp_t& prop, hipStream_t stream) {
   for (int g = 0; g < grid && bad < 0; ++g)
     if (host[g] != g) bad = g;
   CHECK(bad < 0, hip_api_test::fmt("every cooperative block ran (bad %d)", bad));
-  CHECK_ERROR(hipLaunchCooperativeKernel(reinterpret_cast<const void*>(&write_block_index), dim3(grid + 1),
-                                         dim3(block), args, 0, stream),
-              hipErrorCooperativeLaunchTooLarge, "one block more than fits is CooperativeLaunchTooLarge");
+  CHECK_ERROR(hipLaunchCooperativeKernel(reinterpret_cast<const void*>(&write_block_index),
+                                         dim3(grid + 1), dim3(block), args, 0, stream),
+              hipErrorCooperativeLaunchTooLarge,
+              "one block more than fits is CooperativeLaunchTooLarge");
   hip_api_test::ignore(hipGetLastError());
   CHECK_HIP(hipFree(d), "hipFree");
 }

@@ -24,7 +24,8 @@ static_assert(hipHostRegisterDefault == 0 && hipHostRegisterPortable == 1 &&
               "hipHostRegister flags");
 static_assert(hipMemAttachGlobal == 1 && hipMemAttachHost == 2 && hipMemAttachSingle == 4,
               "hipMemAttach flags");
-static_assert(hipMemAdviseSetReadMostly == 1 && hipMemAdviseUnsetAccessedBy == 6, "hipMemoryAdvise");
+static_assert(hipMemAdviseSetReadMostly == 1 && hipMemAdviseUnsetAccessedBy == 6,
+              "hipMemoryAdvise");
 static_assert(hipCpuDeviceId == -1 && hipInvalidDeviceId == -2, "special device ids");
 
 namespace {
@@ -58,7 +59,8 @@ long first_mismatch(const T* got, const T* want, size_t n) {
 template <typename T>
 bool check_same(const T* got, const T* want, size_t n, const std::string& what) {
   const long at = first_mismatch(got, want, n);
-  return CHECK(at < 0, what + (at < 0 ? std::string() : hip_api_test::fmt(" (first mismatch at %ld)", at)));
+  return CHECK(at < 0,
+               what + (at < 0 ? std::string() : hip_api_test::fmt(" (first mismatch at %ld)", at)));
 }
 
 template <typename T>
@@ -88,33 +90,39 @@ void device_round_trip(size_t n) {
   check_same(output.data(), input.data(), n, hip_api_test::fmt("%zu random ints round-trip", n));
 
   std::fill(output.begin(), output.end(), -7);
-  CHECK_HIP(hipMemcpy(output.data(), a, bytes, hipMemcpyDefault), "hipMemcpy with hipMemcpyDefault");
+  CHECK_HIP(hipMemcpy(output.data(), a, bytes, hipMemcpyDefault),
+            "hipMemcpy with hipMemcpyDefault");
   check_same(output.data(), input.data(), n, "hipMemcpyDefault infers the direction");
 
   // Memsets of each width.
   std::vector<unsigned char> bytes_out(bytes, 0);
   CHECK_HIP(hipMemset(a, 0xab, bytes), "hipMemset");
-  CHECK_HIP(hipMemcpy(bytes_out.data(), a, bytes, hipMemcpyDeviceToHost), "copy back after hipMemset");
+  CHECK_HIP(hipMemcpy(bytes_out.data(), a, bytes, hipMemcpyDeviceToHost),
+            "copy back after hipMemset");
   check_all(bytes_out, static_cast<unsigned char>(0xab), "hipMemset sets every byte");
 
   CHECK_HIP(hipMemsetD8(a, 0x5c, bytes), "hipMemsetD8");
-  CHECK_HIP(hipMemcpy(bytes_out.data(), a, bytes, hipMemcpyDeviceToHost), "copy back after hipMemsetD8");
+  CHECK_HIP(hipMemcpy(bytes_out.data(), a, bytes, hipMemcpyDeviceToHost),
+            "copy back after hipMemsetD8");
   check_all(bytes_out, static_cast<unsigned char>(0x5c), "hipMemsetD8 sets every byte");
 
   std::vector<unsigned short> shorts(n * 2, 0);
   CHECK_HIP(hipMemsetD16(a, 0xbeef, n * 2), "hipMemsetD16");
-  CHECK_HIP(hipMemcpy(shorts.data(), a, bytes, hipMemcpyDeviceToHost), "copy back after hipMemsetD16");
+  CHECK_HIP(hipMemcpy(shorts.data(), a, bytes, hipMemcpyDeviceToHost),
+            "copy back after hipMemsetD16");
   check_all(shorts, static_cast<unsigned short>(0xbeef), "hipMemsetD16 sets every 16-bit word");
 
   CHECK_HIP(hipMemsetD32(a, 0x12345678, n), "hipMemsetD32");
-  CHECK_HIP(hipMemcpy(output.data(), a, bytes, hipMemcpyDeviceToHost), "copy back after hipMemsetD32");
+  CHECK_HIP(hipMemcpy(output.data(), a, bytes, hipMemcpyDeviceToHost),
+            "copy back after hipMemsetD32");
   check_all(output, 0x12345678, "hipMemsetD32 sets every 32-bit word");
 
   hipStream_t stream = nullptr;
   CHECK_HIP(hipStreamCreate(&stream), "hipStreamCreate");
   CHECK_HIP(hipMemsetD32Async(b, -2, n, stream), "hipMemsetD32Async");
   CHECK_HIP(hipMemsetAsync(a, 0, bytes, stream), "hipMemsetAsync");
-  CHECK_HIP(hipMemcpyAsync(output.data(), b, bytes, hipMemcpyDeviceToHost, stream), "hipMemcpyAsync DtoH");
+  CHECK_HIP(hipMemcpyAsync(output.data(), b, bytes, hipMemcpyDeviceToHost, stream),
+            "hipMemcpyAsync DtoH");
   CHECK_HIP(hipStreamSynchronize(stream), "hipStreamSynchronize");
   check_all(output, -2, "hipMemsetD32Async then async copy, in stream order");
   CHECK_HIP(hipStreamDestroy(stream), "hipStreamDestroy");
@@ -141,10 +149,12 @@ void pinned_and_mapped(size_t n) {
   CHECK_HIP(hipMalloc(&device, bytes), "hipMalloc");
   if (pinned == nullptr || device == nullptr) return;
   std::memcpy(pinned, input.data(), bytes);
-  CHECK_HIP(hipMemcpyAsync(device, pinned, bytes, hipMemcpyHostToDevice, stream), "hipMemcpyAsync HtoD (pinned)");
+  CHECK_HIP(hipMemcpyAsync(device, pinned, bytes, hipMemcpyHostToDevice, stream),
+            "hipMemcpyAsync HtoD (pinned)");
   CHECK_HIP(hipStreamSynchronize(stream), "hipStreamSynchronize");
   std::memset(pinned, 0xff, bytes);  // poison
-  CHECK_HIP(hipMemcpyAsync(pinned, device, bytes, hipMemcpyDeviceToHost, stream), "hipMemcpyAsync DtoH (pinned)");
+  CHECK_HIP(hipMemcpyAsync(pinned, device, bytes, hipMemcpyDeviceToHost, stream),
+            "hipMemcpyAsync DtoH (pinned)");
   CHECK_HIP(hipStreamSynchronize(stream), "hipStreamSynchronize");
   check_same(pinned, input.data(), n, "pinned buffer round-trips asynchronously");
   unsigned int flags = 99;
@@ -159,8 +169,8 @@ void pinned_and_mapped(size_t n) {
     void* mapped_device = nullptr;
     CHECK_HIP(hipHostGetDevicePointer(&mapped_device, mapped, 0), "hipHostGetDevicePointer");
     const int block = 256;
-    hipLaunchKernelGGL(add_one, dim3((static_cast<unsigned>(n) + block - 1) / block), dim3(block), 0,
-                       stream, static_cast<int*>(mapped_device), static_cast<int>(n));
+    hipLaunchKernelGGL(add_one, dim3((static_cast<unsigned>(n) + block - 1) / block), dim3(block),
+                       0, stream, static_cast<int*>(mapped_device), static_cast<int>(n));
     CHECK_HIP(hipGetLastError(), "kernel on mapped memory launched");
     CHECK_HIP(hipStreamSynchronize(stream), "kernel on mapped memory finished");
     std::vector<int> want(input);
@@ -171,7 +181,8 @@ void pinned_and_mapped(size_t n) {
 
   // Registered pageable memory.
   std::vector<int> pageable(input);
-  if (CHECK_HIP(hipHostRegister(pageable.data(), bytes, hipHostRegisterDefault), "hipHostRegister")) {
+  if (CHECK_HIP(hipHostRegister(pageable.data(), bytes, hipHostRegisterDefault),
+                "hipHostRegister")) {
     CHECK_HIP(hipMemcpyAsync(device, pageable.data(), bytes, hipMemcpyHostToDevice, stream),
               "hipMemcpyAsync from registered memory");
     CHECK_HIP(hipStreamSynchronize(stream), "hipStreamSynchronize");
@@ -196,9 +207,11 @@ void pitched_2d() {
   size_t pitch = 0;
   if (!CHECK_HIP(hipMallocPitch(&device, &pitch, row_bytes, height), "hipMallocPitch")) return;
   CHECK(pitch >= row_bytes, hip_api_test::fmt("pitch %zu >= row %zu bytes", pitch, row_bytes));
-  CHECK_HIP(hipMemcpy2D(device, pitch, input.data(), row_bytes, row_bytes, height, hipMemcpyHostToDevice),
-            "hipMemcpy2D HtoD");
-  CHECK_HIP(hipMemcpy2D(output.data(), row_bytes, device, pitch, row_bytes, height, hipMemcpyDeviceToHost),
+  CHECK_HIP(
+      hipMemcpy2D(device, pitch, input.data(), row_bytes, row_bytes, height, hipMemcpyHostToDevice),
+      "hipMemcpy2D HtoD");
+  CHECK_HIP(hipMemcpy2D(output.data(), row_bytes, device, pitch, row_bytes, height,
+                        hipMemcpyDeviceToHost),
             "hipMemcpy2D DtoH");
   check_same(output.data(), input.data(), input.size(), "2D pitched copy round-trips");
   CHECK_HIP(hipFree(device), "hipFree (pitched)");
@@ -210,8 +223,9 @@ void symbols() {
   const size_t bytes = kSymbolWords * sizeof(int);
   CHECK_HIP(hipMemcpyToSymbol(HIP_SYMBOL(g_symbol), input.data(), bytes, 0, hipMemcpyHostToDevice),
             "hipMemcpyToSymbol");
-  CHECK_HIP(hipMemcpyFromSymbol(output.data(), HIP_SYMBOL(g_symbol), bytes, 0, hipMemcpyDeviceToHost),
-            "hipMemcpyFromSymbol");
+  CHECK_HIP(
+      hipMemcpyFromSymbol(output.data(), HIP_SYMBOL(g_symbol), bytes, 0, hipMemcpyDeviceToHost),
+      "hipMemcpyFromSymbol");
   check_same(output.data(), input.data(), kSymbolWords, "__device__ symbol round-trips");
   void* address = nullptr;
   size_t size = 0;
@@ -220,7 +234,8 @@ void symbols() {
   CHECK_EQ(size, bytes, "symbol size");
   if (address != nullptr) {
     std::fill(output.begin(), output.end(), -7);
-    CHECK_HIP(hipMemcpy(output.data(), address, bytes, hipMemcpyDeviceToHost), "copy from symbol address");
+    CHECK_HIP(hipMemcpy(output.data(), address, bytes, hipMemcpyDeviceToHost),
+              "copy from symbol address");
     check_same(output.data(), input.data(), kSymbolWords, "symbol address holds the data");
   }
 }
@@ -245,11 +260,12 @@ void managed(size_t n) {
   if (concurrent) {
     CHECK_HIP(hipMemAdvise(data, n * sizeof(int), hipMemAdviseSetPreferredLocation, 0),
               "hipMemAdvise(SetPreferredLocation, device 0)");
-    CHECK_HIP(hipMemPrefetchAsync(data, n * sizeof(int), 0, stream), "hipMemPrefetchAsync to device 0");
+    CHECK_HIP(hipMemPrefetchAsync(data, n * sizeof(int), 0, stream),
+              "hipMemPrefetchAsync to device 0");
   }
   const int block = 256;
-  hipLaunchKernelGGL(add_one, dim3((static_cast<unsigned>(n) + block - 1) / block), dim3(block), 0, stream,
-                     data, static_cast<int>(n));
+  hipLaunchKernelGGL(add_one, dim3((static_cast<unsigned>(n) + block - 1) / block), dim3(block), 0,
+                     stream, data, static_cast<int>(n));
   CHECK_HIP(hipGetLastError(), "kernel on managed memory launched");
   if (concurrent) {
     CHECK_HIP(hipMemPrefetchAsync(data, n * sizeof(int), hipCpuDeviceId, stream),
@@ -276,7 +292,8 @@ void stream_ordered(size_t n) {
   hipStream_t stream = nullptr;
   CHECK_HIP(hipStreamCreate(&stream), "hipStreamCreate");
   int* data = nullptr;
-  CHECK_HIP(hipMallocAsync(reinterpret_cast<void**>(&data), n * sizeof(int), stream), "hipMallocAsync");
+  CHECK_HIP(hipMallocAsync(reinterpret_cast<void**>(&data), n * sizeof(int), stream),
+            "hipMallocAsync");
   CHECK_HIP(hipMemcpyAsync(data, input.data(), n * sizeof(int), hipMemcpyHostToDevice, stream),
             "hipMemcpyAsync into stream-ordered allocation");
   CHECK_HIP(hipMemcpyAsync(output.data(), data, n * sizeof(int), hipMemcpyDeviceToHost, stream),

@@ -53,7 +53,8 @@ int main() {
   hipDeviceProp_t prop;
   CHECK_HIP(hipGetDeviceProperties(&prop, 0), "hipGetDeviceProperties");
   CHECK(prop.clockInstructionRate > 0,
-        hip_api_test::fmt("clockInstructionRate %d kHz (spin kernels use it)", prop.clockInstructionRate));
+        hip_api_test::fmt("clockInstructionRate %d kHz (spin kernels use it)",
+                          prop.clockInstructionRate));
 
   int least = 0;
   int greatest = 0;
@@ -63,7 +64,8 @@ int main() {
   hipStream_t non_blocking = nullptr;
   hipStream_t urgent = nullptr;
   CHECK_HIP(hipStreamCreate(&plain), "hipStreamCreate");
-  CHECK_HIP(hipStreamCreateWithFlags(&non_blocking, hipStreamNonBlocking), "hipStreamCreateWithFlags(NonBlocking)");
+  CHECK_HIP(hipStreamCreateWithFlags(&non_blocking, hipStreamNonBlocking),
+            "hipStreamCreateWithFlags(NonBlocking)");
   CHECK_HIP(hipStreamCreateWithPriority(&urgent, hipStreamNonBlocking, greatest),
             "hipStreamCreateWithPriority(greatest)");
 
@@ -87,15 +89,18 @@ int main() {
   CHECK_HIP(hipStreamQuery(plain), "hipStreamQuery on an idle stream is hipSuccess");
   hipLaunchKernelGGL(spin_then_set, dim3(1), dim3(1), 0, plain, ticks(prop, 200.0), d + 3, 1);
   CHECK_HIP(hipGetLastError(), "spin kernel launched");
-  CHECK_ERROR(hipStreamQuery(plain), hipErrorNotReady, "hipStreamQuery while a kernel runs is NotReady");
+  CHECK_ERROR(hipStreamQuery(plain), hipErrorNotReady,
+              "hipStreamQuery while a kernel runs is NotReady");
   CHECK_HIP(hipStreamSynchronize(plain), "hipStreamSynchronize");
   CHECK_HIP(hipStreamQuery(plain), "hipStreamQuery after synchronize is hipSuccess");
 
   // In-order execution within one stream.
   const int launches = 100;
-  for (int i = 0; i < launches; ++i) hipLaunchKernelGGL(increment, dim3(1), dim3(1), 0, plain, d + 2);
+  for (int i = 0; i < launches; ++i)
+    hipLaunchKernelGGL(increment, dim3(1), dim3(1), 0, plain, d + 2);
   int counter = 0;
-  CHECK_HIP(hipMemcpyAsync(&counter, d + 2, sizeof(int), hipMemcpyDeviceToHost, plain), "copy counter");
+  CHECK_HIP(hipMemcpyAsync(&counter, d + 2, sizeof(int), hipMemcpyDeviceToHost, plain),
+            "copy counter");
   CHECK_HIP(hipStreamSynchronize(plain), "hipStreamSynchronize");
   CHECK_EQ(counter, launches, "100 increments in one stream all ran, in order");
 
@@ -108,7 +113,8 @@ int main() {
   CHECK_HIP(hipStreamWaitEvent(urgent, flag_set, 0), "hipStreamWaitEvent");
   hipLaunchKernelGGL(copy_value, dim3(1), dim3(1), 0, urgent, d + 1, d);
   int copied = 0;
-  CHECK_HIP(hipMemcpyAsync(&copied, d + 1, sizeof(int), hipMemcpyDeviceToHost, urgent), "copy result");
+  CHECK_HIP(hipMemcpyAsync(&copied, d + 1, sizeof(int), hipMemcpyDeviceToHost, urgent),
+            "copy result");
   CHECK_HIP(hipStreamSynchronize(urgent), "hipStreamSynchronize(urgent)");
   CHECK_EQ(copied, 7, "hipStreamWaitEvent ordered the reader after the writer");
   CHECK_HIP(hipEventDestroy(flag_set), "hipEventDestroy");
@@ -116,10 +122,12 @@ int main() {
   // Callback and host function run after the stream's earlier work.
   CallbackRecord callback_record;
   hipLaunchKernelGGL(spin_then_set, dim3(1), dim3(1), 0, non_blocking, ticks(prop, 10.0), d, 9);
-  CHECK_HIP(hipStreamAddCallback(non_blocking, stream_callback, &callback_record, 0), "hipStreamAddCallback");
+  CHECK_HIP(hipStreamAddCallback(non_blocking, stream_callback, &callback_record, 0),
+            "hipStreamAddCallback");
   CHECK_HIP(hipStreamSynchronize(non_blocking), "hipStreamSynchronize(non-blocking)");
   CHECK_EQ(callback_record.calls.load(), 1, "stream callback ran once");
-  CHECK_EQ(callback_record.status.load(), static_cast<int>(hipSuccess), "stream callback got hipSuccess");
+  CHECK_EQ(callback_record.status.load(), static_cast<int>(hipSuccess),
+           "stream callback got hipSuccess");
 
 #if HIP_VERSION_MAJOR >= 6  // HIP 5.2 declares hipLaunchHostFunc but its library lacks it
   CallbackRecord host_record;

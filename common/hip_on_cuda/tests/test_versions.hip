@@ -5,7 +5,8 @@
 // spelling are there. GPU part: runtime and driver versions are reported.
 #include "check.h"
 
-static_assert(HIP_VERSION == HIP_VERSION_MAJOR * 10000000 + HIP_VERSION_MINOR * 100000 + HIP_VERSION_PATCH,
+static_assert(HIP_VERSION ==
+                  HIP_VERSION_MAJOR * 10000000 + HIP_VERSION_MINOR * 100000 + HIP_VERSION_PATCH,
               "HIP_VERSION composition");
 static_assert(HIP_VERSION_MAJOR >= 5, "HIP 5 or newer");
 #if defined(__HIP_PLATFORM_AMD__) == defined(__HIP_PLATFORM_NVIDIA__)
@@ -19,8 +20,8 @@ static_assert(HIP_LESSONS_HIP_ON_CUDA == 1, "layer marker");
 #endif
 
 int main() {
-  std::printf("HIP_VERSION %d (%d.%d.%d), platform %s%s\n", HIP_VERSION, HIP_VERSION_MAJOR, HIP_VERSION_MINOR,
-              HIP_VERSION_PATCH,
+  std::printf("HIP_VERSION %d (%d.%d.%d), platform %s%s\n", HIP_VERSION, HIP_VERSION_MAJOR,
+              HIP_VERSION_MINOR, HIP_VERSION_PATCH,
 #if defined(__HIP_PLATFORM_NVIDIA__)
               "NVIDIA",
 #else

@@ -35,10 +35,10 @@
 #include <vector>
 
 #include "hip_lessons/buffers.hpp"
+#include "hip_lessons/device_clock.hpp"
 #include "hip_lessons/format.hpp"
 #include "hip_lessons/hip_check.hpp"
 #include "hip_lessons/schedule.hpp"
-#include "hip_lessons/device_clock.hpp"
 
 namespace hip_lessons {
 
@@ -88,8 +88,8 @@ class BlockTraceRecorder {
   /// lesson's own stream number, shown as the trace's track). Throws when the run is full.
   BlockTrace reserve(const std::string& kernel, unsigned blocks, int stream) {
     if (used_ + blocks > records_.size()) {
-      throw std::length_error(format("block trace full: {} + {} blocks > {}", used_, blocks,
-                                     records_.size()));
+      throw std::length_error(
+          format("block trace full: {} + {} blocks > {}", used_, blocks, records_.size()));
     }
     launches_.push_back({kernel, stream, used_, blocks});
     BlockTrace trace{records_.data() + used_};
@@ -110,8 +110,8 @@ class BlockTraceRecorder {
       for (unsigned b = 0; b < launch.blocks; ++b) {
         const BlockRecord& r = host[launch.first + b];
         if (r.block != b || r.end < r.start) {
-          throw std::runtime_error(format("block {} of launch {} ({}) left no trace record", b,
-                                          l, launch.kernel));
+          throw std::runtime_error(
+              format("block {} of launch {} ({}) left no trace record", b, l, launch.kernel));
         }
         blocks.push_back({launch.kernel, static_cast<int>(l), launch.stream, b, r.unit,
                           static_cast<double>(r.start) / ticks_per_us,

@@ -121,9 +121,9 @@ inline CuMask parse_cu_mask(const std::string& option, const std::string& text) 
   CuMask mask;
   if (text.size() >= 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
     const std::string digits = text.substr(2);
-    const bool hex = !digits.empty() && std::all_of(digits.begin(), digits.end(), [](unsigned char c) {
-      return std::isxdigit(c) != 0;
-    });
+    const bool hex =
+        !digits.empty() && std::all_of(digits.begin(), digits.end(),
+                                       [](unsigned char c) { return std::isxdigit(c) != 0; });
     if (!hex) throw UsageError(option + " '" + text + "' is not a hex mask" + forms);
     const std::size_t significant = digits.find_first_not_of('0');
     if (significant != std::string::npos && digits.size() - significant > kMaxMaskUnits / 4) {
@@ -131,7 +131,8 @@ inline CuMask parse_cu_mask(const std::string& option, const std::string& text) 
                        std::to_string(kMaxMaskUnits - 1) + ", more than any GPU has");
     }
     for (std::size_t i = 0; i < digits.size(); ++i) {
-      const char c = static_cast<char>(std::tolower(static_cast<unsigned char>(digits[digits.size() - 1 - i])));
+      const char c = static_cast<char>(
+          std::tolower(static_cast<unsigned char>(digits[digits.size() - 1 - i])));
       const int nibble = c <= '9' ? c - '0' : c - 'a' + 10;
       for (int b = 0; b < 4; ++b) {
         if ((nibble >> b) & 1) mask.set(static_cast<int>(4 * i) + b);
@@ -141,12 +142,13 @@ inline CuMask parse_cu_mask(const std::string& option, const std::string& text) 
     try {
       for (const int unit : parse_id_list(text, kMaxMaskUnits)) mask.set(unit);
     } catch (const UsageError& error) {
-      throw UsageError(option + " '" + text + "' is neither a hex mask nor a CU list: " +
-                       error.what());
+      throw UsageError(option + " '" + text +
+                       "' is neither a hex mask nor a CU list: " + error.what());
     }
   }
   if (mask.count() == 0) {
-    throw UsageError(option + " '" + text + "' selects no compute unit; a partition needs at least one");
+    throw UsageError(option + " '" + text +
+                     "' selects no compute unit; a partition needs at least one");
   }
   return mask;
 }
@@ -221,9 +223,10 @@ inline MaskPlan plan_cu_masks(int units, int groups, int units_each, int granula
   if (static_cast<long long>(groups) * each > units) {
     throw UsageError(std::to_string(groups) + " partition(s) of " + std::to_string(units_each) +
                      " compute units" +
-                     (each != units_each ? " (" + std::to_string(each) + " after rounding to whole groups of " +
-                                               std::to_string(granularity) + ")"
-                                         : std::string()) +
+                     (each != units_each
+                          ? " (" + std::to_string(each) + " after rounding to whole groups of " +
+                                std::to_string(granularity) + ")"
+                          : std::string()) +
                      " do not fit on this device, which has " + std::to_string(units));
   }
   MaskPlan plan;
@@ -273,8 +276,7 @@ struct Api {
                                                        unsigned int, unsigned int);
   using DevResourceGenerateDesc = CUresult(CUDAAPI*)(CUdevResourceDesc*, CUdevResource*,
                                                      unsigned int);
-  using GreenCtxCreate = CUresult(CUDAAPI*)(CUgreenCtx*, CUdevResourceDesc, CUdevice,
-                                            unsigned int);
+  using GreenCtxCreate = CUresult(CUDAAPI*)(CUgreenCtx*, CUdevResourceDesc, CUdevice, unsigned int);
   using GreenCtxDestroy = CUresult(CUDAAPI*)(CUgreenCtx);
   using GreenCtxStreamCreate = CUresult(CUDAAPI*)(CUstream*, CUgreenCtx, unsigned int, int);
   using StreamDestroy = CUresult(CUDAAPI*)(CUstream);
@@ -462,8 +464,8 @@ class CuPartitionStream {
 
 /// Disjoint partitions of one device, each with its own stream.
 struct DevicePartition {
-  std::vector<CuPartitionStream> groups;   ///< the partitions of the requested size
-  std::optional<CuPartitionStream> rest;   ///< what is left, when asked for and non-empty
+  std::vector<CuPartitionStream> groups;  ///< the partitions of the requested size
+  std::optional<CuPartitionStream> rest;  ///< what is left, when asked for and non-empty
 };
 
 /// Builds the streams (internal: keeps the platform code in one place).
@@ -477,9 +479,8 @@ struct PartitionFactory {
     //! [amd_cu_mask_stream]
     // One bit per compute unit, 32 per uint32_t; the argument after the stream is the
     // number of 32-bit words, not of bits.
-    HIP_CHECK(hipExtStreamCreateWithCUMask(&s.stream_,
-                                           static_cast<std::uint32_t>(request.words.size()),
-                                           request.words.data()));
+    HIP_CHECK(hipExtStreamCreateWithCUMask(
+        &s.stream_, static_cast<std::uint32_t>(request.words.size()), request.words.data()));
     // What applies: the stream's mask ANDed with ROC_GLOBAL_CU_MASK when that is set.
     std::vector<std::uint32_t> applied(kMaxMaskUnits / 32, 0u);
     HIP_CHECK(hipExtStreamGetCUMask(s.stream_, static_cast<std::uint32_t>(applied.size()),
@@ -499,7 +500,8 @@ struct PartitionFactory {
     //! [nvidia_green_context_stream]
     CUdevResourceDesc desc = nullptr;
     const green_context::Api& cu = green_context::api();
-    HIP_LESSONS_CU_CHECK("cuDevResourceGenerateDesc", cu.dev_resource_generate_desc(&desc, &sms, 1));
+    HIP_LESSONS_CU_CHECK("cuDevResourceGenerateDesc",
+                         cu.dev_resource_generate_desc(&desc, &sms, 1));
     // CU_GREEN_CTX_DEFAULT_STREAM is required by the driver API.
     HIP_LESSONS_CU_CHECK("cuGreenCtxCreate",
                          cu.green_ctx_create(&s.green_, desc, device, CU_GREEN_CTX_DEFAULT_STREAM));
@@ -541,18 +543,19 @@ struct PartitionFactory {
     unsigned int created = static_cast<unsigned int>(groups);
     // Splits off `groups` disjoint SM sets of at least units_each SMs each; the driver
     // rounds the count up to its minimum and alignment (see partition_rules()).
-    HIP_LESSONS_CU_CHECK("cuDevSmResourceSplitByCount",
-                         green_context::api().dev_sm_resource_split_by_count(
-                             parts.data(), &created, &whole, &remaining, 0,
-                             static_cast<unsigned int>(units_each)));
+    HIP_LESSONS_CU_CHECK(
+        "cuDevSmResourceSplitByCount",
+        green_context::api().dev_sm_resource_split_by_count(
+            parts.data(), &created, &whole, &remaining, 0, static_cast<unsigned int>(units_each)));
     //! [nvidia_split]
     if (created < static_cast<unsigned int>(groups)) {
-      throw UsageError(std::to_string(groups) + " partition(s) of " + std::to_string(units_each) +
-                       " SMs do not fit: the driver rounds a request up to its granularity (minimum " +
-                       std::to_string(whole.sm.minSmPartitionSize) + ", multiples of " +
-                       std::to_string(whole.sm.smCoscheduledAlignment) + ") and could make only " +
-                       std::to_string(created) + " such partition(s) from the device's " +
-                       std::to_string(whole.sm.smCount) + " SMs");
+      throw UsageError(
+          std::to_string(groups) + " partition(s) of " + std::to_string(units_each) +
+          " SMs do not fit: the driver rounds a request up to its granularity (minimum " +
+          std::to_string(whole.sm.minSmPartitionSize) + ", multiples of " +
+          std::to_string(whole.sm.smCoscheduledAlignment) + ") and could make only " +
+          std::to_string(created) + " such partition(s) from the device's " +
+          std::to_string(whole.sm.smCount) + " SMs");
     }
     for (CUdevResource& part : parts) {
       result.groups.push_back(green_stream(dev, part, units_each));

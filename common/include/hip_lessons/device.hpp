@@ -83,10 +83,10 @@ inline void require_device_memory(std::size_t bytes, const std::string& what) {
   HIP_CHECK(hipMemGetInfo(&free_bytes, &total_bytes));
   const double usable = 0.95 * static_cast<double>(free_bytes);
   if (static_cast<double>(bytes) > usable) {
-    throw UsageError(what + " needs " + format_bytes(static_cast<double>(bytes)) +
-                     " of device memory, but only " + format_bytes(static_cast<double>(free_bytes)) +
-                     " of " + format_bytes(static_cast<double>(total_bytes)) +
-                     " are free; use a smaller --size");
+    throw UsageError(
+        what + " needs " + format_bytes(static_cast<double>(bytes)) +
+        " of device memory, but only " + format_bytes(static_cast<double>(free_bytes)) + " of " +
+        format_bytes(static_cast<double>(total_bytes)) + " are free; use a smaller --size");
   }
 }
 

@@ -87,8 +87,9 @@ inline double calibrate_ticks_per_microsecond() {
   const double microseconds =
       std::chrono::duration<double, std::micro>(second_at - first_at).count();
   if (first < 0 || second <= first || microseconds <= 0.0) {
-    throw SkipError("this GPU has no constant-rate device clock (wall_clock64() / %globaltimer "
-                    "did not advance), which the fixed-duration spin kernels need");
+    throw SkipError(
+        "this GPU has no constant-rate device clock (wall_clock64() / %globaltimer "
+        "did not advance), which the fixed-duration spin kernels need");
   }
   return static_cast<double>(second - first) / microseconds;
 }

@@ -21,8 +21,7 @@ enum class EnvironmentWarnings { kPrint, kLeaveToLesson };
 /// (and records them as the report fact environment_warnings), runs \p body and returns the
 /// exit code: 0 when every check passed, 1 when a check or a HIP call failed, 2 for a
 /// UsageError, 77 for a SkipError.
-int run_lesson(LessonCli& cli, int argc, char** argv,
-               const std::function<void(Report&)>& body,
+int run_lesson(LessonCli& cli, int argc, char** argv, const std::function<void(Report&)>& body,
                EnvironmentWarnings warnings = EnvironmentWarnings::kPrint);
 
 }  // namespace hip_lessons

@@ -16,8 +16,8 @@
 #include "hip_lessons/format.hpp"
 #include "hip_lessons/results.hpp"
 #include "hip_lessons/schedule.hpp"
-#include "hip_lessons/timeline.hpp"
 #include "hip_lessons/speed_check.hpp"
+#include "hip_lessons/timeline.hpp"
 #include "hip_lessons/validation.hpp"
 
 namespace hip_lessons {

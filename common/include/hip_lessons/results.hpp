@@ -42,7 +42,7 @@ class Cell {
   template <class T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>, int> = 0>
   Cell(T value) : value_(static_cast<std::int64_t>(value)) {}  // NOLINT
   Cell(double value) : value_(value) {}                        // NOLINT
-  Cell(float value) : value_(static_cast<double>(value)) {}   // NOLINT
+  Cell(float value) : value_(static_cast<double>(value)) {}    // NOLINT
   Cell(bool value) : value_(value) {}                          // NOLINT
   Cell(const char* text) : value_(std::string(text)) {}        // NOLINT
   Cell(std::string text) : value_(std::move(text)) {}          // NOLINT

@@ -18,8 +18,8 @@ enum class Bound { kAtLeast, kAtMost };
 
 /// One declared speed check.
 struct SpeedCheck {
-  std::string name;        ///< what the ratio compares: "best variant / device-to-device copy"
-  std::string flag;        ///< its command-line flag: "--min-copy-ratio"
+  std::string name;  ///< what the ratio compares: "best variant / device-to-device copy"
+  std::string flag;  ///< its command-line flag: "--min-copy-ratio"
   Bound bound = Bound::kAtLeast;
   double threshold = 0.0;  ///< the build's default, replaced by the flag's value when given
 

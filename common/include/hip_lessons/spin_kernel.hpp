@@ -50,8 +50,8 @@ __global__ void spin_kernel(double microseconds, double ticks_per_microsecond,
 /// Launches spin_kernel on \p stream: \p grid blocks of \p block threads, each spinning
 /// for \p microseconds. Checks that the launch was accepted.
 inline void launch_spin_kernel(double microseconds, double ticks_per_microsecond, dim3 grid,
-                               dim3 block, hipStream_t stream,
-                               long long* elapsed_ticks = nullptr, BlockTrace trace = {}) {
+                               dim3 block, hipStream_t stream, long long* elapsed_ticks = nullptr,
+                               BlockTrace trace = {}) {
   hipLaunchKernelGGL(spin_kernel<>, grid, block, 0, stream, microseconds, ticks_per_microsecond,
                      elapsed_ticks, trace);
   HIP_CHECK_LAUNCH();

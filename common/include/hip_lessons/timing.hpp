@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "hip_lessons/hip_check.hpp"
-#include "hip_lessons/streams.hpp"
 #include "hip_lessons/stats.hpp"
+#include "hip_lessons/streams.hpp"
 
 namespace hip_lessons {
 

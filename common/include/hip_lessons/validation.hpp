@@ -62,8 +62,8 @@ std::optional<Mismatch> first_mismatch(const T* expected, const T* actual, std::
 
 /// Vector convenience overload; a size difference is reported as a mismatch at the end.
 template <class T>
-std::optional<Mismatch> first_mismatch(const std::vector<T>& expected,
-                                       const std::vector<T>& actual, Tolerance tolerance = {}) {
+std::optional<Mismatch> first_mismatch(const std::vector<T>& expected, const std::vector<T>& actual,
+                                       Tolerance tolerance = {}) {
   if (expected.size() != actual.size()) {
     return Mismatch{std::min(expected.size(), actual.size()), static_cast<double>(expected.size()),
                     static_cast<double>(actual.size()), 1};

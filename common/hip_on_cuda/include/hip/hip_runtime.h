@@ -13,11 +13,10 @@
 // HIP's hip_runtime.h makes these available on both platforms; portable code relies
 // on it.
 #include <assert.h>
+#include <hip/hip_runtime_api.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-#include <hip/hip_runtime_api.h>
 
 #include "hip/hip_on_cuda/kernel.h"
 

@@ -17,20 +17,20 @@
 #ifndef HIP_INCLUDE_HIP_HIP_RUNTIME_API_H
 #define HIP_INCLUDE_HIP_HIP_RUNTIME_API_H
 
-#include <hip/hip_version.h>
 #include <hip/hip_common.h>
+#include <hip/hip_version.h>
 
 #include <cstring>
 
-#include "hip/hip_on_cuda/types.h"
-#include "hip/hip_on_cuda/errors.h"
 #include "hip/hip_on_cuda/device.h"
-#include "hip/hip_on_cuda/memory.h"
-#include "hip/hip_on_cuda/streams.h"
+#include "hip/hip_on_cuda/errors.h"
 #include "hip/hip_on_cuda/events.h"
-#include "hip/hip_on_cuda/launch.h"
-#include "hip/hip_on_cuda/occupancy.h"
 #include "hip/hip_on_cuda/graphs.h"
+#include "hip/hip_on_cuda/launch.h"
+#include "hip/hip_on_cuda/memory.h"
+#include "hip/hip_on_cuda/occupancy.h"
+#include "hip/hip_on_cuda/streams.h"
+#include "hip/hip_on_cuda/types.h"
 #include "hip/hip_on_cuda/versions.h"
 
 #endif  // HIP_INCLUDE_HIP_HIP_RUNTIME_API_H

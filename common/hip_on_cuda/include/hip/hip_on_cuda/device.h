@@ -10,12 +10,12 @@
 #ifndef HIP_ON_CUDA_DEVICE_H
 #define HIP_ON_CUDA_DEVICE_H
 
-#include "hip/hip_on_cuda/driver.h"
-
 #include <algorithm>
 #include <climits>
 #include <cstdio>
 #include <cstring>
+
+#include "hip/hip_on_cuda/driver.h"
 
 static_assert(hipComputeModeDefault == static_cast<int>(cudaComputeModeDefault) &&
                   hipComputeModeExclusiveProcess ==
@@ -57,21 +57,28 @@ inline AttributeRoute route_attribute(hipDeviceAttribute_t attr) {
   using R = AttributeRoute;
   auto cuda = [](cudaDeviceAttr a) { return R{R::kCuda, static_cast<int>(a)}; };
   switch (attr) {
-    case hipDeviceAttributeEccEnabled: return cuda(cudaDevAttrEccEnabled);
+    case hipDeviceAttributeEccEnabled:
+      return cuda(cudaDevAttrEccEnabled);
     case hipDeviceAttributeAccessPolicyMaxWindowSize:
       return cuda(cudaDevAttrMaxAccessPolicyWindowSize);
-    case hipDeviceAttributeAsyncEngineCount: return cuda(cudaDevAttrAsyncEngineCount);
-    case hipDeviceAttributeCanMapHostMemory: return cuda(cudaDevAttrCanMapHostMemory);
+    case hipDeviceAttributeAsyncEngineCount:
+      return cuda(cudaDevAttrAsyncEngineCount);
+    case hipDeviceAttributeCanMapHostMemory:
+      return cuda(cudaDevAttrCanMapHostMemory);
     case hipDeviceAttributeCanUseHostPointerForRegisteredMem:
       return cuda(cudaDevAttrCanUseHostPointerForRegisteredMem);
-    case hipDeviceAttributeClockRate: return cuda(cudaDevAttrClockRate);
-    case hipDeviceAttributeComputeMode: return cuda(cudaDevAttrComputeMode);
+    case hipDeviceAttributeClockRate:
+      return cuda(cudaDevAttrClockRate);
+    case hipDeviceAttributeComputeMode:
+      return cuda(cudaDevAttrComputeMode);
     case hipDeviceAttributeComputePreemptionSupported:
       return cuda(cudaDevAttrComputePreemptionSupported);
-    case hipDeviceAttributeConcurrentKernels: return cuda(cudaDevAttrConcurrentKernels);
+    case hipDeviceAttributeConcurrentKernels:
+      return cuda(cudaDevAttrConcurrentKernels);
     case hipDeviceAttributeConcurrentManagedAccess:
       return cuda(cudaDevAttrConcurrentManagedAccess);
-    case hipDeviceAttributeCooperativeLaunch: return cuda(cudaDevAttrCooperativeLaunch);
+    case hipDeviceAttributeCooperativeLaunch:
+      return cuda(cudaDevAttrCooperativeLaunch);
     case hipDeviceAttributeCooperativeMultiDeviceLaunch:
 #if CUDART_VERSION >= 13000
       // CUDA 13 removed multi-device cooperative launch.
@@ -79,79 +86,124 @@ inline AttributeRoute route_attribute(hipDeviceAttribute_t attr) {
 #else
       return cuda(cudaDevAttrCooperativeMultiDeviceLaunch);
 #endif
-    case hipDeviceAttributeDeviceOverlap: return cuda(cudaDevAttrGpuOverlap);
+    case hipDeviceAttributeDeviceOverlap:
+      return cuda(cudaDevAttrGpuOverlap);
     case hipDeviceAttributeDirectManagedMemAccessFromHost:
       return cuda(cudaDevAttrDirectManagedMemAccessFromHost);
     case hipDeviceAttributeGlobalL1CacheSupported:
       return cuda(cudaDevAttrGlobalL1CacheSupported);
     case hipDeviceAttributeHostNativeAtomicSupported:
       return cuda(cudaDevAttrHostNativeAtomicSupported);
-    case hipDeviceAttributeIntegrated: return cuda(cudaDevAttrIntegrated);
-    case hipDeviceAttributeIsMultiGpuBoard: return cuda(cudaDevAttrIsMultiGpuBoard);
-    case hipDeviceAttributeKernelExecTimeout: return cuda(cudaDevAttrKernelExecTimeout);
-    case hipDeviceAttributeL2CacheSize: return cuda(cudaDevAttrL2CacheSize);
-    case hipDeviceAttributeLocalL1CacheSupported: return cuda(cudaDevAttrLocalL1CacheSupported);
+    case hipDeviceAttributeIntegrated:
+      return cuda(cudaDevAttrIntegrated);
+    case hipDeviceAttributeIsMultiGpuBoard:
+      return cuda(cudaDevAttrIsMultiGpuBoard);
+    case hipDeviceAttributeKernelExecTimeout:
+      return cuda(cudaDevAttrKernelExecTimeout);
+    case hipDeviceAttributeL2CacheSize:
+      return cuda(cudaDevAttrL2CacheSize);
+    case hipDeviceAttributeLocalL1CacheSupported:
+      return cuda(cudaDevAttrLocalL1CacheSupported);
     case hipDeviceAttributeLuid:
-    case hipDeviceAttributeLuidDeviceNodeMask: return R{R::kNotSupported, 0};  // Windows only
+    case hipDeviceAttributeLuidDeviceNodeMask:
+      return R{R::kNotSupported, 0};  // Windows only
     case hipDeviceAttributeComputeCapabilityMajor:
       return cuda(cudaDevAttrComputeCapabilityMajor);
-    case hipDeviceAttributeManagedMemory: return cuda(cudaDevAttrManagedMemory);
+    case hipDeviceAttributeManagedMemory:
+      return cuda(cudaDevAttrManagedMemory);
     case hipDeviceAttributeMaxBlocksPerMultiProcessor:
       return cuda(cudaDevAttrMaxBlocksPerMultiprocessor);
-    case hipDeviceAttributeMaxBlockDimX: return cuda(cudaDevAttrMaxBlockDimX);
-    case hipDeviceAttributeMaxBlockDimY: return cuda(cudaDevAttrMaxBlockDimY);
-    case hipDeviceAttributeMaxBlockDimZ: return cuda(cudaDevAttrMaxBlockDimZ);
-    case hipDeviceAttributeMaxGridDimX: return cuda(cudaDevAttrMaxGridDimX);
-    case hipDeviceAttributeMaxGridDimY: return cuda(cudaDevAttrMaxGridDimY);
-    case hipDeviceAttributeMaxGridDimZ: return cuda(cudaDevAttrMaxGridDimZ);
+    case hipDeviceAttributeMaxBlockDimX:
+      return cuda(cudaDevAttrMaxBlockDimX);
+    case hipDeviceAttributeMaxBlockDimY:
+      return cuda(cudaDevAttrMaxBlockDimY);
+    case hipDeviceAttributeMaxBlockDimZ:
+      return cuda(cudaDevAttrMaxBlockDimZ);
+    case hipDeviceAttributeMaxGridDimX:
+      return cuda(cudaDevAttrMaxGridDimX);
+    case hipDeviceAttributeMaxGridDimY:
+      return cuda(cudaDevAttrMaxGridDimY);
+    case hipDeviceAttributeMaxGridDimZ:
+      return cuda(cudaDevAttrMaxGridDimZ);
     // Multi-dimensional limits answer with their first dimension (the width).
-    case hipDeviceAttributeMaxSurface1D: return cuda(cudaDevAttrMaxSurface1DWidth);
-    case hipDeviceAttributeMaxSurface1DLayered: return cuda(cudaDevAttrMaxSurface1DLayeredWidth);
-    case hipDeviceAttributeMaxSurface2D: return cuda(cudaDevAttrMaxSurface2DWidth);
-    case hipDeviceAttributeMaxSurface2DLayered: return cuda(cudaDevAttrMaxSurface2DLayeredWidth);
-    case hipDeviceAttributeMaxSurface3D: return cuda(cudaDevAttrMaxSurface3DWidth);
-    case hipDeviceAttributeMaxSurfaceCubemap: return cuda(cudaDevAttrMaxSurfaceCubemapWidth);
+    case hipDeviceAttributeMaxSurface1D:
+      return cuda(cudaDevAttrMaxSurface1DWidth);
+    case hipDeviceAttributeMaxSurface1DLayered:
+      return cuda(cudaDevAttrMaxSurface1DLayeredWidth);
+    case hipDeviceAttributeMaxSurface2D:
+      return cuda(cudaDevAttrMaxSurface2DWidth);
+    case hipDeviceAttributeMaxSurface2DLayered:
+      return cuda(cudaDevAttrMaxSurface2DLayeredWidth);
+    case hipDeviceAttributeMaxSurface3D:
+      return cuda(cudaDevAttrMaxSurface3DWidth);
+    case hipDeviceAttributeMaxSurfaceCubemap:
+      return cuda(cudaDevAttrMaxSurfaceCubemapWidth);
     case hipDeviceAttributeMaxSurfaceCubemapLayered:
       return cuda(cudaDevAttrMaxSurfaceCubemapLayeredWidth);
-    case hipDeviceAttributeMaxTexture1DWidth: return cuda(cudaDevAttrMaxTexture1DWidth);
-    case hipDeviceAttributeMaxTexture1DLayered: return cuda(cudaDevAttrMaxTexture1DLayeredWidth);
-    case hipDeviceAttributeMaxTexture1DLinear: return cuda(cudaDevAttrMaxTexture1DLinearWidth);
+    case hipDeviceAttributeMaxTexture1DWidth:
+      return cuda(cudaDevAttrMaxTexture1DWidth);
+    case hipDeviceAttributeMaxTexture1DLayered:
+      return cuda(cudaDevAttrMaxTexture1DLayeredWidth);
+    case hipDeviceAttributeMaxTexture1DLinear:
+      return cuda(cudaDevAttrMaxTexture1DLinearWidth);
     case hipDeviceAttributeMaxTexture1DMipmap:
       return cuda(cudaDevAttrMaxTexture1DMipmappedWidth);
-    case hipDeviceAttributeMaxTexture2DWidth: return cuda(cudaDevAttrMaxTexture2DWidth);
-    case hipDeviceAttributeMaxTexture2DHeight: return cuda(cudaDevAttrMaxTexture2DHeight);
-    case hipDeviceAttributeMaxTexture2DGather: return cuda(cudaDevAttrMaxTexture2DGatherWidth);
-    case hipDeviceAttributeMaxTexture2DLayered: return cuda(cudaDevAttrMaxTexture2DLayeredWidth);
-    case hipDeviceAttributeMaxTexture2DLinear: return cuda(cudaDevAttrMaxTexture2DLinearWidth);
+    case hipDeviceAttributeMaxTexture2DWidth:
+      return cuda(cudaDevAttrMaxTexture2DWidth);
+    case hipDeviceAttributeMaxTexture2DHeight:
+      return cuda(cudaDevAttrMaxTexture2DHeight);
+    case hipDeviceAttributeMaxTexture2DGather:
+      return cuda(cudaDevAttrMaxTexture2DGatherWidth);
+    case hipDeviceAttributeMaxTexture2DLayered:
+      return cuda(cudaDevAttrMaxTexture2DLayeredWidth);
+    case hipDeviceAttributeMaxTexture2DLinear:
+      return cuda(cudaDevAttrMaxTexture2DLinearWidth);
     case hipDeviceAttributeMaxTexture2DMipmap:
       return cuda(cudaDevAttrMaxTexture2DMipmappedWidth);
-    case hipDeviceAttributeMaxTexture3DWidth: return cuda(cudaDevAttrMaxTexture3DWidth);
-    case hipDeviceAttributeMaxTexture3DHeight: return cuda(cudaDevAttrMaxTexture3DHeight);
-    case hipDeviceAttributeMaxTexture3DDepth: return cuda(cudaDevAttrMaxTexture3DDepth);
-    case hipDeviceAttributeMaxTexture3DAlt: return cuda(cudaDevAttrMaxTexture3DWidthAlt);
-    case hipDeviceAttributeMaxTextureCubemap: return cuda(cudaDevAttrMaxTextureCubemapWidth);
+    case hipDeviceAttributeMaxTexture3DWidth:
+      return cuda(cudaDevAttrMaxTexture3DWidth);
+    case hipDeviceAttributeMaxTexture3DHeight:
+      return cuda(cudaDevAttrMaxTexture3DHeight);
+    case hipDeviceAttributeMaxTexture3DDepth:
+      return cuda(cudaDevAttrMaxTexture3DDepth);
+    case hipDeviceAttributeMaxTexture3DAlt:
+      return cuda(cudaDevAttrMaxTexture3DWidthAlt);
+    case hipDeviceAttributeMaxTextureCubemap:
+      return cuda(cudaDevAttrMaxTextureCubemapWidth);
     case hipDeviceAttributeMaxTextureCubemapLayered:
       return cuda(cudaDevAttrMaxTextureCubemapLayeredWidth);
-    case hipDeviceAttributeMaxThreadsDim: return cuda(cudaDevAttrMaxBlockDimX);
-    case hipDeviceAttributeMaxThreadsPerBlock: return cuda(cudaDevAttrMaxThreadsPerBlock);
+    case hipDeviceAttributeMaxThreadsDim:
+      return cuda(cudaDevAttrMaxBlockDimX);
+    case hipDeviceAttributeMaxThreadsPerBlock:
+      return cuda(cudaDevAttrMaxThreadsPerBlock);
     case hipDeviceAttributeMaxThreadsPerMultiProcessor:
       return cuda(cudaDevAttrMaxThreadsPerMultiProcessor);
-    case hipDeviceAttributeMaxPitch: return cuda(cudaDevAttrMaxPitch);
-    case hipDeviceAttributeMemoryBusWidth: return cuda(cudaDevAttrGlobalMemoryBusWidth);
-    case hipDeviceAttributeMemoryClockRate: return cuda(cudaDevAttrMemoryClockRate);
+    case hipDeviceAttributeMaxPitch:
+      return cuda(cudaDevAttrMaxPitch);
+    case hipDeviceAttributeMemoryBusWidth:
+      return cuda(cudaDevAttrGlobalMemoryBusWidth);
+    case hipDeviceAttributeMemoryClockRate:
+      return cuda(cudaDevAttrMemoryClockRate);
     case hipDeviceAttributeComputeCapabilityMinor:
       return cuda(cudaDevAttrComputeCapabilityMinor);
-    case hipDeviceAttributeMultiGpuBoardGroupID: return cuda(cudaDevAttrMultiGpuBoardGroupID);
-    case hipDeviceAttributeMultiprocessorCount: return cuda(cudaDevAttrMultiProcessorCount);
-    case hipDeviceAttributePageableMemoryAccess: return cuda(cudaDevAttrPageableMemoryAccess);
+    case hipDeviceAttributeMultiGpuBoardGroupID:
+      return cuda(cudaDevAttrMultiGpuBoardGroupID);
+    case hipDeviceAttributeMultiprocessorCount:
+      return cuda(cudaDevAttrMultiProcessorCount);
+    case hipDeviceAttributePageableMemoryAccess:
+      return cuda(cudaDevAttrPageableMemoryAccess);
     case hipDeviceAttributePageableMemoryAccessUsesHostPageTables:
       return cuda(cudaDevAttrPageableMemoryAccessUsesHostPageTables);
-    case hipDeviceAttributePciBusId: return cuda(cudaDevAttrPciBusId);
-    case hipDeviceAttributePciDeviceId: return cuda(cudaDevAttrPciDeviceId);
-    case hipDeviceAttributePciDomainID: return cuda(cudaDevAttrPciDomainId);
+    case hipDeviceAttributePciBusId:
+      return cuda(cudaDevAttrPciBusId);
+    case hipDeviceAttributePciDeviceId:
+      return cuda(cudaDevAttrPciDeviceId);
+    case hipDeviceAttributePciDomainID:
+      return cuda(cudaDevAttrPciDomainId);
     case hipDeviceAttributePersistingL2CacheMaxSize:
       return cuda(cudaDevAttrMaxPersistingL2CacheSize);
-    case hipDeviceAttributeMaxRegistersPerBlock: return cuda(cudaDevAttrMaxRegistersPerBlock);
+    case hipDeviceAttributeMaxRegistersPerBlock:
+      return cuda(cudaDevAttrMaxRegistersPerBlock);
     case hipDeviceAttributeMaxRegistersPerMultiprocessor:
       return cuda(cudaDevAttrMaxRegistersPerMultiprocessor);
     case hipDeviceAttributeReservedSharedMemPerBlock:
@@ -167,22 +219,33 @@ inline AttributeRoute route_attribute(hipDeviceAttribute_t attr) {
       return cuda(cudaDevAttrSingleToDoublePrecisionPerfRatio);
     case hipDeviceAttributeStreamPrioritiesSupported:
       return cuda(cudaDevAttrStreamPrioritiesSupported);
-    case hipDeviceAttributeSurfaceAlignment: return cuda(cudaDevAttrSurfaceAlignment);
-    case hipDeviceAttributeTccDriver: return cuda(cudaDevAttrTccDriver);
-    case hipDeviceAttributeTextureAlignment: return cuda(cudaDevAttrTextureAlignment);
-    case hipDeviceAttributeTexturePitchAlignment: return cuda(cudaDevAttrTexturePitchAlignment);
-    case hipDeviceAttributeTotalConstantMemory: return cuda(cudaDevAttrTotalConstantMemory);
-    case hipDeviceAttributeTotalGlobalMem: return R{R::kTotalGlobalMem, 0};
-    case hipDeviceAttributeUnifiedAddressing: return cuda(cudaDevAttrUnifiedAddressing);
-    case hipDeviceAttributeWarpSize: return cuda(cudaDevAttrWarpSize);
-    case hipDeviceAttributeMemoryPoolsSupported: return cuda(cudaDevAttrMemoryPoolsSupported);
+    case hipDeviceAttributeSurfaceAlignment:
+      return cuda(cudaDevAttrSurfaceAlignment);
+    case hipDeviceAttributeTccDriver:
+      return cuda(cudaDevAttrTccDriver);
+    case hipDeviceAttributeTextureAlignment:
+      return cuda(cudaDevAttrTextureAlignment);
+    case hipDeviceAttributeTexturePitchAlignment:
+      return cuda(cudaDevAttrTexturePitchAlignment);
+    case hipDeviceAttributeTotalConstantMemory:
+      return cuda(cudaDevAttrTotalConstantMemory);
+    case hipDeviceAttributeTotalGlobalMem:
+      return R{R::kTotalGlobalMem, 0};
+    case hipDeviceAttributeUnifiedAddressing:
+      return cuda(cudaDevAttrUnifiedAddressing);
+    case hipDeviceAttributeWarpSize:
+      return cuda(cudaDevAttrWarpSize);
+    case hipDeviceAttributeMemoryPoolsSupported:
+      return cuda(cudaDevAttrMemoryPoolsSupported);
     case hipDeviceAttributeVirtualMemoryManagementSupported:
       return R{R::kDriver, kDriverAttrVirtualMemoryManagementSupported};
-    case hipDeviceAttributeHostRegisterSupported: return cuda(cudaDevAttrHostRegisterSupported);
+    case hipDeviceAttributeHostRegisterSupported:
+      return cuda(cudaDevAttrHostRegisterSupported);
     case hipDeviceAttributeMemoryPoolSupportedHandleTypes:
       return cuda(cudaDevAttrMemoryPoolSupportedHandleTypes);
     // HIP-only attributes with an NVIDIA meaning.
-    case hipDeviceAttributeClockInstructionRate: return cuda(cudaDevAttrClockRate);
+    case hipDeviceAttributeClockInstructionRate:
+      return cuda(cudaDevAttrClockRate);
     case hipDeviceAttributePhysicalMultiProcessorCount:
       return cuda(cudaDevAttrMultiProcessorCount);
     case hipDeviceAttributeCooperativeMultiDeviceUnmatchedFunc:
@@ -192,16 +255,20 @@ inline AttributeRoute route_attribute(hipDeviceAttribute_t attr) {
       return R{R::kConstant, 0};  // CUDA never allowed unmatched multi-device launches
     case hipDeviceAttributeCanUseStreamWaitValue:
       return R{R::kConstant, 0};  // this layer does not provide hipStreamWaitValue*
-    case hipDeviceAttributeImageSupport: return R{R::kConstant, 1};
+    case hipDeviceAttributeImageSupport:
+      return R{R::kConstant, 1};
     // AMD hardware concepts without an NVIDIA counterpart.
     case hipDeviceAttributeHdpMemFlushCntl:
     case hipDeviceAttributeHdpRegFlushCntl:
     case hipDeviceAttributeIsLargeBar:
     case hipDeviceAttributeAsicRevision:
-    case hipDeviceAttributeFineGrainSupport: return R{R::kNotSupported, 0};
+    case hipDeviceAttributeFineGrainSupport:
+      return R{R::kNotSupported, 0};
     // wall_clock64() reads %globaltimer, which counts nanoseconds: 10^6 kHz.
-    case hipDeviceAttributeWallClockRate: return R{R::kConstant, 1000000};
-    default: return R{R::kInvalid, 0};
+    case hipDeviceAttributeWallClockRate:
+      return R{R::kConstant, 1000000};
+    default:
+      return R{R::kInvalid, 0};
   }
 }
 
@@ -301,9 +368,11 @@ inline hipError_t hipDeviceGetAttribute(int* pi, hipDeviceAttribute_t attr, int 
                                                             : static_cast<int>(p.totalGlobalMem);
       return hipSuccess;
     }
-    case AttributeRoute::kNotSupported: return hipErrorNotSupported;
+    case AttributeRoute::kNotSupported:
+      return hipErrorNotSupported;
     case AttributeRoute::kInvalid:
-    default: return hipErrorInvalidValue;
+    default:
+      return hipErrorInvalidValue;
   }
 }
 
@@ -493,7 +562,8 @@ inline hipError_t hipDeviceTotalMem(size_t* bytes, hipDevice_t device) {
 inline hipError_t hipDeviceComputeCapability(int* major, int* minor, hipDevice_t device) {
   if (major == nullptr || minor == nullptr) return hipErrorInvalidValue;
   cudaError_t e = cudaDeviceGetAttribute(major, cudaDevAttrComputeCapabilityMajor, device);
-  if (e == cudaSuccess) e = cudaDeviceGetAttribute(minor, cudaDevAttrComputeCapabilityMinor, device);
+  if (e == cudaSuccess)
+    e = cudaDeviceGetAttribute(minor, cudaDevAttrComputeCapabilityMinor, device);
   return hip_on_cuda::detail::map(e);
 }
 
@@ -573,17 +643,23 @@ inline hipError_t hipDeviceGetP2PAttribute(int* value, hipDeviceP2PAttr attr, in
                                            int dstDevice) {
   cudaDeviceP2PAttr cuda_attr;
   switch (attr) {
-    case hipDevP2PAttrPerformanceRank: cuda_attr = cudaDevP2PAttrPerformanceRank; break;
-    case hipDevP2PAttrAccessSupported: cuda_attr = cudaDevP2PAttrAccessSupported; break;
+    case hipDevP2PAttrPerformanceRank:
+      cuda_attr = cudaDevP2PAttrPerformanceRank;
+      break;
+    case hipDevP2PAttrAccessSupported:
+      cuda_attr = cudaDevP2PAttrAccessSupported;
+      break;
     case hipDevP2PAttrNativeAtomicSupported:
       cuda_attr = cudaDevP2PAttrNativeAtomicSupported;
       break;
     case hipDevP2PAttrHipArrayAccessSupported:
       cuda_attr = cudaDevP2PAttrCudaArrayAccessSupported;
       break;
-    default: return hipErrorInvalidValue;
+    default:
+      return hipErrorInvalidValue;
   }
-  return hip_on_cuda::detail::map(cudaDeviceGetP2PAttribute(value, cuda_attr, srcDevice, dstDevice));
+  return hip_on_cuda::detail::map(
+      cudaDeviceGetP2PAttribute(value, cuda_attr, srcDevice, dstDevice));
 }
 
 #endif  // HIP_ON_CUDA_DEVICE_H

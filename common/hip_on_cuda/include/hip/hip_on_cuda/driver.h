@@ -18,21 +18,36 @@ namespace detail {
 /// CUresult values the driver calls used here can return (cuda.h numbering).
 inline hipError_t map_driver_result(int result) {
   switch (result) {
-    case 0: return hipSuccess;
-    case 1: return hipErrorInvalidValue;
-    case 2: return hipErrorOutOfMemory;
-    case 3: return hipErrorNotInitialized;
-    case 4: return hipErrorDeinitialized;
-    case 100: return hipErrorNoDevice;
-    case 101: return hipErrorInvalidDevice;
-    case 201: return hipErrorInvalidContext;
-    case 400: return hipErrorInvalidHandle;
-    case 700: return hipErrorIllegalAddress;
-    case 719: return hipErrorLaunchFailure;
-    case 801: return hipErrorNotSupported;
-    case 900: return hipErrorStreamCaptureUnsupported;
-    case 901: return hipErrorStreamCaptureInvalidated;
-    default: return hipErrorUnknown;
+    case 0:
+      return hipSuccess;
+    case 1:
+      return hipErrorInvalidValue;
+    case 2:
+      return hipErrorOutOfMemory;
+    case 3:
+      return hipErrorNotInitialized;
+    case 4:
+      return hipErrorDeinitialized;
+    case 100:
+      return hipErrorNoDevice;
+    case 101:
+      return hipErrorInvalidDevice;
+    case 201:
+      return hipErrorInvalidContext;
+    case 400:
+      return hipErrorInvalidHandle;
+    case 700:
+      return hipErrorIllegalAddress;
+    case 719:
+      return hipErrorLaunchFailure;
+    case 801:
+      return hipErrorNotSupported;
+    case 900:
+      return hipErrorStreamCaptureUnsupported;
+    case 901:
+      return hipErrorStreamCaptureInvalidated;
+    default:
+      return hipErrorUnknown;
   }
 }
 

@@ -16,85 +16,155 @@
 /// exceptions -> hipErrorLaunchFailure). Anything else becomes hipErrorUnknown.
 inline hipError_t hipCUDAErrorTohipError(cudaError_t cuda_error) {
   switch (cuda_error) {
-    case cudaSuccess: return hipSuccess;
-    case cudaErrorInvalidValue: return hipErrorInvalidValue;
-    case cudaErrorMemoryAllocation: return hipErrorOutOfMemory;
-    case cudaErrorInitializationError: return hipErrorNotInitialized;
-    case cudaErrorCudartUnloading: return hipErrorDeinitialized;
-    case cudaErrorProfilerDisabled: return hipErrorProfilerDisabled;
-    case cudaErrorProfilerNotInitialized: return hipErrorProfilerNotInitialized;
-    case cudaErrorProfilerAlreadyStarted: return hipErrorProfilerAlreadyStarted;
-    case cudaErrorProfilerAlreadyStopped: return hipErrorProfilerAlreadyStopped;
-    case cudaErrorInvalidConfiguration: return hipErrorInvalidConfiguration;
-    case cudaErrorInvalidPitchValue: return hipErrorInvalidPitchValue;
-    case cudaErrorInvalidSymbol: return hipErrorInvalidSymbol;
-    case cudaErrorInvalidDevicePointer: return hipErrorInvalidDevicePointer;
-    case cudaErrorInvalidMemcpyDirection: return hipErrorInvalidMemcpyDirection;
+    case cudaSuccess:
+      return hipSuccess;
+    case cudaErrorInvalidValue:
+      return hipErrorInvalidValue;
+    case cudaErrorMemoryAllocation:
+      return hipErrorOutOfMemory;
+    case cudaErrorInitializationError:
+      return hipErrorNotInitialized;
+    case cudaErrorCudartUnloading:
+      return hipErrorDeinitialized;
+    case cudaErrorProfilerDisabled:
+      return hipErrorProfilerDisabled;
+    case cudaErrorProfilerNotInitialized:
+      return hipErrorProfilerNotInitialized;
+    case cudaErrorProfilerAlreadyStarted:
+      return hipErrorProfilerAlreadyStarted;
+    case cudaErrorProfilerAlreadyStopped:
+      return hipErrorProfilerAlreadyStopped;
+    case cudaErrorInvalidConfiguration:
+      return hipErrorInvalidConfiguration;
+    case cudaErrorInvalidPitchValue:
+      return hipErrorInvalidPitchValue;
+    case cudaErrorInvalidSymbol:
+      return hipErrorInvalidSymbol;
+    case cudaErrorInvalidDevicePointer:
+      return hipErrorInvalidDevicePointer;
+    case cudaErrorInvalidMemcpyDirection:
+      return hipErrorInvalidMemcpyDirection;
     // A stub libcuda or a driver that is too old: for a HIP program, no usable driver.
     case cudaErrorStubLibrary:
     case cudaErrorInsufficientDriver:
-    case cudaErrorCallRequiresNewerDriver: return hipErrorInsufficientDriver;
-    case cudaErrorMissingConfiguration: return hipErrorMissingConfiguration;
-    case cudaErrorPriorLaunchFailure: return hipErrorPriorLaunchFailure;
-    case cudaErrorInvalidDeviceFunction: return hipErrorInvalidDeviceFunction;
-    case cudaErrorNoDevice: return hipErrorNoDevice;
-    case cudaErrorInvalidDevice: return hipErrorInvalidDevice;
-    case cudaErrorInvalidKernelImage: return hipErrorInvalidImage;
-    case cudaErrorDeviceUninitialized: return hipErrorInvalidContext;
-    case cudaErrorMapBufferObjectFailed: return hipErrorMapFailed;
-    case cudaErrorUnmapBufferObjectFailed: return hipErrorUnmapFailed;
-    case cudaErrorArrayIsMapped: return hipErrorArrayIsMapped;
-    case cudaErrorAlreadyMapped: return hipErrorAlreadyMapped;
-    case cudaErrorNoKernelImageForDevice: return hipErrorNoBinaryForGpu;
-    case cudaErrorAlreadyAcquired: return hipErrorAlreadyAcquired;
-    case cudaErrorNotMapped: return hipErrorNotMapped;
-    case cudaErrorNotMappedAsArray: return hipErrorNotMappedAsArray;
-    case cudaErrorNotMappedAsPointer: return hipErrorNotMappedAsPointer;
-    case cudaErrorECCUncorrectable: return hipErrorECCNotCorrectable;
-    case cudaErrorUnsupportedLimit: return hipErrorUnsupportedLimit;
-    case cudaErrorDeviceAlreadyInUse: return hipErrorContextAlreadyInUse;
-    case cudaErrorPeerAccessUnsupported: return hipErrorPeerAccessUnsupported;
-    case cudaErrorInvalidPtx: return hipErrorInvalidKernelFile;
-    case cudaErrorInvalidGraphicsContext: return hipErrorInvalidGraphicsContext;
-    case cudaErrorInvalidSource: return hipErrorInvalidSource;
-    case cudaErrorFileNotFound: return hipErrorFileNotFound;
-    case cudaErrorSharedObjectSymbolNotFound: return hipErrorSharedObjectSymbolNotFound;
-    case cudaErrorSharedObjectInitFailed: return hipErrorSharedObjectInitFailed;
-    case cudaErrorOperatingSystem: return hipErrorOperatingSystem;
-    case cudaErrorInvalidResourceHandle: return hipErrorInvalidHandle;
-    case cudaErrorIllegalState: return hipErrorIllegalState;
-    case cudaErrorSymbolNotFound: return hipErrorNotFound;
-    case cudaErrorNotReady: return hipErrorNotReady;
-    case cudaErrorIllegalAddress: return hipErrorIllegalAddress;
-    case cudaErrorLaunchOutOfResources: return hipErrorLaunchOutOfResources;
-    case cudaErrorLaunchTimeout: return hipErrorLaunchTimeOut;
-    case cudaErrorPeerAccessAlreadyEnabled: return hipErrorPeerAccessAlreadyEnabled;
-    case cudaErrorPeerAccessNotEnabled: return hipErrorPeerAccessNotEnabled;
-    case cudaErrorSetOnActiveProcess: return hipErrorSetOnActiveProcess;
-    case cudaErrorContextIsDestroyed: return hipErrorContextIsDestroyed;
-    case cudaErrorAssert: return hipErrorAssert;
-    case cudaErrorHostMemoryAlreadyRegistered: return hipErrorHostMemoryAlreadyRegistered;
-    case cudaErrorHostMemoryNotRegistered: return hipErrorHostMemoryNotRegistered;
+    case cudaErrorCallRequiresNewerDriver:
+      return hipErrorInsufficientDriver;
+    case cudaErrorMissingConfiguration:
+      return hipErrorMissingConfiguration;
+    case cudaErrorPriorLaunchFailure:
+      return hipErrorPriorLaunchFailure;
+    case cudaErrorInvalidDeviceFunction:
+      return hipErrorInvalidDeviceFunction;
+    case cudaErrorNoDevice:
+      return hipErrorNoDevice;
+    case cudaErrorInvalidDevice:
+      return hipErrorInvalidDevice;
+    case cudaErrorInvalidKernelImage:
+      return hipErrorInvalidImage;
+    case cudaErrorDeviceUninitialized:
+      return hipErrorInvalidContext;
+    case cudaErrorMapBufferObjectFailed:
+      return hipErrorMapFailed;
+    case cudaErrorUnmapBufferObjectFailed:
+      return hipErrorUnmapFailed;
+    case cudaErrorArrayIsMapped:
+      return hipErrorArrayIsMapped;
+    case cudaErrorAlreadyMapped:
+      return hipErrorAlreadyMapped;
+    case cudaErrorNoKernelImageForDevice:
+      return hipErrorNoBinaryForGpu;
+    case cudaErrorAlreadyAcquired:
+      return hipErrorAlreadyAcquired;
+    case cudaErrorNotMapped:
+      return hipErrorNotMapped;
+    case cudaErrorNotMappedAsArray:
+      return hipErrorNotMappedAsArray;
+    case cudaErrorNotMappedAsPointer:
+      return hipErrorNotMappedAsPointer;
+    case cudaErrorECCUncorrectable:
+      return hipErrorECCNotCorrectable;
+    case cudaErrorUnsupportedLimit:
+      return hipErrorUnsupportedLimit;
+    case cudaErrorDeviceAlreadyInUse:
+      return hipErrorContextAlreadyInUse;
+    case cudaErrorPeerAccessUnsupported:
+      return hipErrorPeerAccessUnsupported;
+    case cudaErrorInvalidPtx:
+      return hipErrorInvalidKernelFile;
+    case cudaErrorInvalidGraphicsContext:
+      return hipErrorInvalidGraphicsContext;
+    case cudaErrorInvalidSource:
+      return hipErrorInvalidSource;
+    case cudaErrorFileNotFound:
+      return hipErrorFileNotFound;
+    case cudaErrorSharedObjectSymbolNotFound:
+      return hipErrorSharedObjectSymbolNotFound;
+    case cudaErrorSharedObjectInitFailed:
+      return hipErrorSharedObjectInitFailed;
+    case cudaErrorOperatingSystem:
+      return hipErrorOperatingSystem;
+    case cudaErrorInvalidResourceHandle:
+      return hipErrorInvalidHandle;
+    case cudaErrorIllegalState:
+      return hipErrorIllegalState;
+    case cudaErrorSymbolNotFound:
+      return hipErrorNotFound;
+    case cudaErrorNotReady:
+      return hipErrorNotReady;
+    case cudaErrorIllegalAddress:
+      return hipErrorIllegalAddress;
+    case cudaErrorLaunchOutOfResources:
+      return hipErrorLaunchOutOfResources;
+    case cudaErrorLaunchTimeout:
+      return hipErrorLaunchTimeOut;
+    case cudaErrorPeerAccessAlreadyEnabled:
+      return hipErrorPeerAccessAlreadyEnabled;
+    case cudaErrorPeerAccessNotEnabled:
+      return hipErrorPeerAccessNotEnabled;
+    case cudaErrorSetOnActiveProcess:
+      return hipErrorSetOnActiveProcess;
+    case cudaErrorContextIsDestroyed:
+      return hipErrorContextIsDestroyed;
+    case cudaErrorAssert:
+      return hipErrorAssert;
+    case cudaErrorHostMemoryAlreadyRegistered:
+      return hipErrorHostMemoryAlreadyRegistered;
+    case cudaErrorHostMemoryNotRegistered:
+      return hipErrorHostMemoryNotRegistered;
     // Device-side exceptions that HIP has no finer code for: the kernel failed.
     case cudaErrorHardwareStackError:
     case cudaErrorIllegalInstruction:
     case cudaErrorMisalignedAddress:
     case cudaErrorInvalidAddressSpace:
     case cudaErrorInvalidPc:
-    case cudaErrorLaunchFailure: return hipErrorLaunchFailure;
-    case cudaErrorCooperativeLaunchTooLarge: return hipErrorCooperativeLaunchTooLarge;
-    case cudaErrorNotSupported: return hipErrorNotSupported;
-    case cudaErrorStreamCaptureUnsupported: return hipErrorStreamCaptureUnsupported;
-    case cudaErrorStreamCaptureInvalidated: return hipErrorStreamCaptureInvalidated;
-    case cudaErrorStreamCaptureMerge: return hipErrorStreamCaptureMerge;
-    case cudaErrorStreamCaptureUnmatched: return hipErrorStreamCaptureUnmatched;
-    case cudaErrorStreamCaptureUnjoined: return hipErrorStreamCaptureUnjoined;
-    case cudaErrorStreamCaptureIsolation: return hipErrorStreamCaptureIsolation;
-    case cudaErrorStreamCaptureImplicit: return hipErrorStreamCaptureImplicit;
-    case cudaErrorCapturedEvent: return hipErrorCapturedEvent;
-    case cudaErrorStreamCaptureWrongThread: return hipErrorStreamCaptureWrongThread;
-    case cudaErrorGraphExecUpdateFailure: return hipErrorGraphExecUpdateFailure;
-    default: return hipErrorUnknown;
+    case cudaErrorLaunchFailure:
+      return hipErrorLaunchFailure;
+    case cudaErrorCooperativeLaunchTooLarge:
+      return hipErrorCooperativeLaunchTooLarge;
+    case cudaErrorNotSupported:
+      return hipErrorNotSupported;
+    case cudaErrorStreamCaptureUnsupported:
+      return hipErrorStreamCaptureUnsupported;
+    case cudaErrorStreamCaptureInvalidated:
+      return hipErrorStreamCaptureInvalidated;
+    case cudaErrorStreamCaptureMerge:
+      return hipErrorStreamCaptureMerge;
+    case cudaErrorStreamCaptureUnmatched:
+      return hipErrorStreamCaptureUnmatched;
+    case cudaErrorStreamCaptureUnjoined:
+      return hipErrorStreamCaptureUnjoined;
+    case cudaErrorStreamCaptureIsolation:
+      return hipErrorStreamCaptureIsolation;
+    case cudaErrorStreamCaptureImplicit:
+      return hipErrorStreamCaptureImplicit;
+    case cudaErrorCapturedEvent:
+      return hipErrorCapturedEvent;
+    case cudaErrorStreamCaptureWrongThread:
+      return hipErrorStreamCaptureWrongThread;
+    case cudaErrorGraphExecUpdateFailure:
+      return hipErrorGraphExecUpdateFailure;
+    default:
+      return hipErrorUnknown;
   }
 }
 
@@ -102,76 +172,146 @@ inline hipError_t hipCUDAErrorTohipError(cudaError_t cuda_error) {
 /// has none. Used for error strings; the layer never feeds this back into CUDA.
 inline cudaError_t hipErrorToCudaError(hipError_t hip_error) {
   switch (hip_error) {
-    case hipSuccess: return cudaSuccess;
-    case hipErrorInvalidValue: return cudaErrorInvalidValue;
-    case hipErrorOutOfMemory: return cudaErrorMemoryAllocation;
-    case hipErrorNotInitialized: return cudaErrorInitializationError;
-    case hipErrorDeinitialized: return cudaErrorCudartUnloading;
-    case hipErrorProfilerDisabled: return cudaErrorProfilerDisabled;
-    case hipErrorProfilerNotInitialized: return cudaErrorProfilerNotInitialized;
-    case hipErrorProfilerAlreadyStarted: return cudaErrorProfilerAlreadyStarted;
-    case hipErrorProfilerAlreadyStopped: return cudaErrorProfilerAlreadyStopped;
-    case hipErrorInvalidConfiguration: return cudaErrorInvalidConfiguration;
-    case hipErrorInvalidPitchValue: return cudaErrorInvalidPitchValue;
-    case hipErrorInvalidSymbol: return cudaErrorInvalidSymbol;
-    case hipErrorInvalidDevicePointer: return cudaErrorInvalidDevicePointer;
-    case hipErrorInvalidMemcpyDirection: return cudaErrorInvalidMemcpyDirection;
-    case hipErrorInsufficientDriver: return cudaErrorInsufficientDriver;
-    case hipErrorMissingConfiguration: return cudaErrorMissingConfiguration;
-    case hipErrorPriorLaunchFailure: return cudaErrorPriorLaunchFailure;
-    case hipErrorInvalidDeviceFunction: return cudaErrorInvalidDeviceFunction;
-    case hipErrorNoDevice: return cudaErrorNoDevice;
-    case hipErrorInvalidDevice: return cudaErrorInvalidDevice;
-    case hipErrorInvalidImage: return cudaErrorInvalidKernelImage;
-    case hipErrorInvalidContext: return cudaErrorDeviceUninitialized;
-    case hipErrorMapFailed: return cudaErrorMapBufferObjectFailed;
-    case hipErrorUnmapFailed: return cudaErrorUnmapBufferObjectFailed;
-    case hipErrorArrayIsMapped: return cudaErrorArrayIsMapped;
-    case hipErrorAlreadyMapped: return cudaErrorAlreadyMapped;
-    case hipErrorNoBinaryForGpu: return cudaErrorNoKernelImageForDevice;
-    case hipErrorAlreadyAcquired: return cudaErrorAlreadyAcquired;
-    case hipErrorNotMapped: return cudaErrorNotMapped;
-    case hipErrorNotMappedAsArray: return cudaErrorNotMappedAsArray;
-    case hipErrorNotMappedAsPointer: return cudaErrorNotMappedAsPointer;
-    case hipErrorECCNotCorrectable: return cudaErrorECCUncorrectable;
-    case hipErrorUnsupportedLimit: return cudaErrorUnsupportedLimit;
-    case hipErrorContextAlreadyInUse: return cudaErrorDeviceAlreadyInUse;
-    case hipErrorPeerAccessUnsupported: return cudaErrorPeerAccessUnsupported;
-    case hipErrorInvalidKernelFile: return cudaErrorInvalidPtx;
-    case hipErrorInvalidGraphicsContext: return cudaErrorInvalidGraphicsContext;
-    case hipErrorInvalidSource: return cudaErrorInvalidSource;
-    case hipErrorFileNotFound: return cudaErrorFileNotFound;
-    case hipErrorSharedObjectSymbolNotFound: return cudaErrorSharedObjectSymbolNotFound;
-    case hipErrorSharedObjectInitFailed: return cudaErrorSharedObjectInitFailed;
-    case hipErrorOperatingSystem: return cudaErrorOperatingSystem;
-    case hipErrorInvalidHandle: return cudaErrorInvalidResourceHandle;
-    case hipErrorIllegalState: return cudaErrorIllegalState;
-    case hipErrorNotFound: return cudaErrorSymbolNotFound;
-    case hipErrorNotReady: return cudaErrorNotReady;
-    case hipErrorIllegalAddress: return cudaErrorIllegalAddress;
-    case hipErrorLaunchOutOfResources: return cudaErrorLaunchOutOfResources;
-    case hipErrorLaunchTimeOut: return cudaErrorLaunchTimeout;
-    case hipErrorPeerAccessAlreadyEnabled: return cudaErrorPeerAccessAlreadyEnabled;
-    case hipErrorPeerAccessNotEnabled: return cudaErrorPeerAccessNotEnabled;
-    case hipErrorSetOnActiveProcess: return cudaErrorSetOnActiveProcess;
-    case hipErrorContextIsDestroyed: return cudaErrorContextIsDestroyed;
-    case hipErrorAssert: return cudaErrorAssert;
-    case hipErrorHostMemoryAlreadyRegistered: return cudaErrorHostMemoryAlreadyRegistered;
-    case hipErrorHostMemoryNotRegistered: return cudaErrorHostMemoryNotRegistered;
-    case hipErrorLaunchFailure: return cudaErrorLaunchFailure;
-    case hipErrorCooperativeLaunchTooLarge: return cudaErrorCooperativeLaunchTooLarge;
-    case hipErrorNotSupported: return cudaErrorNotSupported;
-    case hipErrorStreamCaptureUnsupported: return cudaErrorStreamCaptureUnsupported;
-    case hipErrorStreamCaptureInvalidated: return cudaErrorStreamCaptureInvalidated;
-    case hipErrorStreamCaptureMerge: return cudaErrorStreamCaptureMerge;
-    case hipErrorStreamCaptureUnmatched: return cudaErrorStreamCaptureUnmatched;
-    case hipErrorStreamCaptureUnjoined: return cudaErrorStreamCaptureUnjoined;
-    case hipErrorStreamCaptureIsolation: return cudaErrorStreamCaptureIsolation;
-    case hipErrorStreamCaptureImplicit: return cudaErrorStreamCaptureImplicit;
-    case hipErrorCapturedEvent: return cudaErrorCapturedEvent;
-    case hipErrorStreamCaptureWrongThread: return cudaErrorStreamCaptureWrongThread;
-    case hipErrorGraphExecUpdateFailure: return cudaErrorGraphExecUpdateFailure;
-    default: return cudaErrorUnknown;
+    case hipSuccess:
+      return cudaSuccess;
+    case hipErrorInvalidValue:
+      return cudaErrorInvalidValue;
+    case hipErrorOutOfMemory:
+      return cudaErrorMemoryAllocation;
+    case hipErrorNotInitialized:
+      return cudaErrorInitializationError;
+    case hipErrorDeinitialized:
+      return cudaErrorCudartUnloading;
+    case hipErrorProfilerDisabled:
+      return cudaErrorProfilerDisabled;
+    case hipErrorProfilerNotInitialized:
+      return cudaErrorProfilerNotInitialized;
+    case hipErrorProfilerAlreadyStarted:
+      return cudaErrorProfilerAlreadyStarted;
+    case hipErrorProfilerAlreadyStopped:
+      return cudaErrorProfilerAlreadyStopped;
+    case hipErrorInvalidConfiguration:
+      return cudaErrorInvalidConfiguration;
+    case hipErrorInvalidPitchValue:
+      return cudaErrorInvalidPitchValue;
+    case hipErrorInvalidSymbol:
+      return cudaErrorInvalidSymbol;
+    case hipErrorInvalidDevicePointer:
+      return cudaErrorInvalidDevicePointer;
+    case hipErrorInvalidMemcpyDirection:
+      return cudaErrorInvalidMemcpyDirection;
+    case hipErrorInsufficientDriver:
+      return cudaErrorInsufficientDriver;
+    case hipErrorMissingConfiguration:
+      return cudaErrorMissingConfiguration;
+    case hipErrorPriorLaunchFailure:
+      return cudaErrorPriorLaunchFailure;
+    case hipErrorInvalidDeviceFunction:
+      return cudaErrorInvalidDeviceFunction;
+    case hipErrorNoDevice:
+      return cudaErrorNoDevice;
+    case hipErrorInvalidDevice:
+      return cudaErrorInvalidDevice;
+    case hipErrorInvalidImage:
+      return cudaErrorInvalidKernelImage;
+    case hipErrorInvalidContext:
+      return cudaErrorDeviceUninitialized;
+    case hipErrorMapFailed:
+      return cudaErrorMapBufferObjectFailed;
+    case hipErrorUnmapFailed:
+      return cudaErrorUnmapBufferObjectFailed;
+    case hipErrorArrayIsMapped:
+      return cudaErrorArrayIsMapped;
+    case hipErrorAlreadyMapped:
+      return cudaErrorAlreadyMapped;
+    case hipErrorNoBinaryForGpu:
+      return cudaErrorNoKernelImageForDevice;
+    case hipErrorAlreadyAcquired:
+      return cudaErrorAlreadyAcquired;
+    case hipErrorNotMapped:
+      return cudaErrorNotMapped;
+    case hipErrorNotMappedAsArray:
+      return cudaErrorNotMappedAsArray;
+    case hipErrorNotMappedAsPointer:
+      return cudaErrorNotMappedAsPointer;
+    case hipErrorECCNotCorrectable:
+      return cudaErrorECCUncorrectable;
+    case hipErrorUnsupportedLimit:
+      return cudaErrorUnsupportedLimit;
+    case hipErrorContextAlreadyInUse:
+      return cudaErrorDeviceAlreadyInUse;
+    case hipErrorPeerAccessUnsupported:
+      return cudaErrorPeerAccessUnsupported;
+    case hipErrorInvalidKernelFile:
+      return cudaErrorInvalidPtx;
+    case hipErrorInvalidGraphicsContext:
+      return cudaErrorInvalidGraphicsContext;
+    case hipErrorInvalidSource:
+      return cudaErrorInvalidSource;
+    case hipErrorFileNotFound:
+      return cudaErrorFileNotFound;
+    case hipErrorSharedObjectSymbolNotFound:
+      return cudaErrorSharedObjectSymbolNotFound;
+    case hipErrorSharedObjectInitFailed:
+      return cudaErrorSharedObjectInitFailed;
+    case hipErrorOperatingSystem:
+      return cudaErrorOperatingSystem;
+    case hipErrorInvalidHandle:
+      return cudaErrorInvalidResourceHandle;
+    case hipErrorIllegalState:
+      return cudaErrorIllegalState;
+    case hipErrorNotFound:
+      return cudaErrorSymbolNotFound;
+    case hipErrorNotReady:
+      return cudaErrorNotReady;
+    case hipErrorIllegalAddress:
+      return cudaErrorIllegalAddress;
+    case hipErrorLaunchOutOfResources:
+      return cudaErrorLaunchOutOfResources;
+    case hipErrorLaunchTimeOut:
+      return cudaErrorLaunchTimeout;
+    case hipErrorPeerAccessAlreadyEnabled:
+      return cudaErrorPeerAccessAlreadyEnabled;
+    case hipErrorPeerAccessNotEnabled:
+      return cudaErrorPeerAccessNotEnabled;
+    case hipErrorSetOnActiveProcess:
+      return cudaErrorSetOnActiveProcess;
+    case hipErrorContextIsDestroyed:
+      return cudaErrorContextIsDestroyed;
+    case hipErrorAssert:
+      return cudaErrorAssert;
+    case hipErrorHostMemoryAlreadyRegistered:
+      return cudaErrorHostMemoryAlreadyRegistered;
+    case hipErrorHostMemoryNotRegistered:
+      return cudaErrorHostMemoryNotRegistered;
+    case hipErrorLaunchFailure:
+      return cudaErrorLaunchFailure;
+    case hipErrorCooperativeLaunchTooLarge:
+      return cudaErrorCooperativeLaunchTooLarge;
+    case hipErrorNotSupported:
+      return cudaErrorNotSupported;
+    case hipErrorStreamCaptureUnsupported:
+      return cudaErrorStreamCaptureUnsupported;
+    case hipErrorStreamCaptureInvalidated:
+      return cudaErrorStreamCaptureInvalidated;
+    case hipErrorStreamCaptureMerge:
+      return cudaErrorStreamCaptureMerge;
+    case hipErrorStreamCaptureUnmatched:
+      return cudaErrorStreamCaptureUnmatched;
+    case hipErrorStreamCaptureUnjoined:
+      return cudaErrorStreamCaptureUnjoined;
+    case hipErrorStreamCaptureIsolation:
+      return cudaErrorStreamCaptureIsolation;
+    case hipErrorStreamCaptureImplicit:
+      return cudaErrorStreamCaptureImplicit;
+    case hipErrorCapturedEvent:
+      return cudaErrorCapturedEvent;
+    case hipErrorStreamCaptureWrongThread:
+      return cudaErrorStreamCaptureWrongThread;
+    case hipErrorGraphExecUpdateFailure:
+      return cudaErrorGraphExecUpdateFailure;
+    default:
+      return cudaErrorUnknown;
   }
 }
 
@@ -180,7 +320,8 @@ inline cudaError_t hipErrorToCudaError(hipError_t hip_error) {
 inline const char* hipGetErrorName(hipError_t hip_error) {
   switch (hip_error) {
 #define HIP_ON_CUDA_ERROR_NAME(e) \
-  case e: return #e;
+  case e:                         \
+    return #e;
     HIP_ON_CUDA_ERROR_NAME(hipSuccess)
     HIP_ON_CUDA_ERROR_NAME(hipErrorInvalidValue)
     HIP_ON_CUDA_ERROR_NAME(hipErrorOutOfMemory)
@@ -256,7 +397,8 @@ inline const char* hipGetErrorName(hipError_t hip_error) {
     HIP_ON_CUDA_ERROR_NAME(hipErrorRuntimeOther)
     HIP_ON_CUDA_ERROR_NAME(hipErrorTbd)
 #undef HIP_ON_CUDA_ERROR_NAME
-    default: return "hipErrorUnknown";
+    default:
+      return "hipErrorUnknown";
   }
 }
 
@@ -264,11 +406,16 @@ inline const char* hipGetErrorName(hipError_t hip_error) {
 /// (so "invalid argument", "out of memory", ...); the rest have their own.
 inline const char* hipGetErrorString(hipError_t hip_error) {
   switch (hip_error) {
-    case hipErrorContextAlreadyCurrent: return "context is already current";
-    case hipErrorRuntimeMemory: return "HSA runtime memory error (AMD only)";
-    case hipErrorRuntimeOther: return "HSA runtime error (AMD only)";
-    case hipErrorTbd: return "unspecified error (hipErrorTbd)";
-    default: break;
+    case hipErrorContextAlreadyCurrent:
+      return "context is already current";
+    case hipErrorRuntimeMemory:
+      return "HSA runtime memory error (AMD only)";
+    case hipErrorRuntimeOther:
+      return "HSA runtime error (AMD only)";
+    case hipErrorTbd:
+      return "unspecified error (hipErrorTbd)";
+    default:
+      break;
   }
   const cudaError_t cuda_error = hipErrorToCudaError(hip_error);
   if (cuda_error == cudaErrorUnknown && hip_error != hipErrorUnknown) return "unknown error code";
@@ -279,9 +426,7 @@ inline const char* hipGetErrorString(hipError_t hip_error) {
 inline hipError_t hipGetLastError(void) { return hipCUDAErrorTohipError(cudaGetLastError()); }
 
 /// Returns the calling thread's last error without clearing it (cudaPeekAtLastError).
-inline hipError_t hipPeekAtLastError(void) {
-  return hipCUDAErrorTohipError(cudaPeekAtLastError());
-}
+inline hipError_t hipPeekAtLastError(void) { return hipCUDAErrorTohipError(cudaPeekAtLastError()); }
 
 namespace hip_on_cuda {
 namespace detail {

@@ -9,7 +9,8 @@
 
 #include "hip/hip_on_cuda/errors.h"
 
-static_assert(hipEventDefault == cudaEventDefault && hipEventBlockingSync == cudaEventBlockingSync &&
+static_assert(hipEventDefault == cudaEventDefault &&
+                  hipEventBlockingSync == cudaEventBlockingSync &&
                   hipEventDisableTiming == cudaEventDisableTiming &&
                   hipEventInterprocess == cudaEventInterprocess,
               "hipEvent* and cudaEvent* flags must agree");

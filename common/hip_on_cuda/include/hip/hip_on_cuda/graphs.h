@@ -15,9 +15,9 @@
 #ifndef HIP_ON_CUDA_GRAPHS_H
 #define HIP_ON_CUDA_GRAPHS_H
 
-#include "hip/hip_on_cuda/errors.h"
-
 #include <cstdio>
+
+#include "hip/hip_on_cuda/errors.h"
 
 static_assert(hipStreamCaptureModeGlobal == static_cast<int>(cudaStreamCaptureModeGlobal) &&
                   hipStreamCaptureModeThreadLocal ==
@@ -29,13 +29,15 @@ static_assert(hipStreamCaptureStatusNone == static_cast<int>(cudaStreamCaptureSt
                   hipStreamCaptureStatusInvalidated ==
                       static_cast<int>(cudaStreamCaptureStatusInvalidated),
               "hipStreamCaptureStatus and cudaStreamCaptureStatus must agree");
-static_assert(hipStreamAddCaptureDependencies == static_cast<int>(cudaStreamAddCaptureDependencies) &&
+static_assert(hipStreamAddCaptureDependencies ==
+                      static_cast<int>(cudaStreamAddCaptureDependencies) &&
                   hipStreamSetCaptureDependencies ==
                       static_cast<int>(cudaStreamSetCaptureDependencies),
               "capture-dependency flags must agree");
 static_assert(hipGraphInstantiateFlagAutoFreeOnLaunch ==
                       static_cast<int>(cudaGraphInstantiateFlagAutoFreeOnLaunch) &&
-                  hipGraphInstantiateFlagUpload == static_cast<int>(cudaGraphInstantiateFlagUpload) &&
+                  hipGraphInstantiateFlagUpload ==
+                      static_cast<int>(cudaGraphInstantiateFlagUpload) &&
                   hipGraphInstantiateFlagDeviceLaunch ==
                       static_cast<int>(cudaGraphInstantiateFlagDeviceLaunch) &&
                   hipGraphInstantiateFlagUseNodePriority ==
@@ -62,19 +64,32 @@ namespace detail {
 
 inline hipGraphNodeType from_cuda(cudaGraphNodeType type) {
   switch (type) {
-    case cudaGraphNodeTypeKernel: return hipGraphNodeTypeKernel;
-    case cudaGraphNodeTypeMemcpy: return hipGraphNodeTypeMemcpy;
-    case cudaGraphNodeTypeMemset: return hipGraphNodeTypeMemset;
-    case cudaGraphNodeTypeHost: return hipGraphNodeTypeHost;
-    case cudaGraphNodeTypeGraph: return hipGraphNodeTypeGraph;
-    case cudaGraphNodeTypeEmpty: return hipGraphNodeTypeEmpty;
-    case cudaGraphNodeTypeWaitEvent: return hipGraphNodeTypeWaitEvent;
-    case cudaGraphNodeTypeEventRecord: return hipGraphNodeTypeEventRecord;
-    case cudaGraphNodeTypeExtSemaphoreSignal: return hipGraphNodeTypeExtSemaphoreSignal;
-    case cudaGraphNodeTypeExtSemaphoreWait: return hipGraphNodeTypeExtSemaphoreWait;
-    case cudaGraphNodeTypeMemAlloc: return hipGraphNodeTypeMemAlloc;
-    case cudaGraphNodeTypeMemFree: return hipGraphNodeTypeMemFree;
-    default: return hipGraphNodeTypeCount;  // a CUDA-only node kind (conditional, ...)
+    case cudaGraphNodeTypeKernel:
+      return hipGraphNodeTypeKernel;
+    case cudaGraphNodeTypeMemcpy:
+      return hipGraphNodeTypeMemcpy;
+    case cudaGraphNodeTypeMemset:
+      return hipGraphNodeTypeMemset;
+    case cudaGraphNodeTypeHost:
+      return hipGraphNodeTypeHost;
+    case cudaGraphNodeTypeGraph:
+      return hipGraphNodeTypeGraph;
+    case cudaGraphNodeTypeEmpty:
+      return hipGraphNodeTypeEmpty;
+    case cudaGraphNodeTypeWaitEvent:
+      return hipGraphNodeTypeWaitEvent;
+    case cudaGraphNodeTypeEventRecord:
+      return hipGraphNodeTypeEventRecord;
+    case cudaGraphNodeTypeExtSemaphoreSignal:
+      return hipGraphNodeTypeExtSemaphoreSignal;
+    case cudaGraphNodeTypeExtSemaphoreWait:
+      return hipGraphNodeTypeExtSemaphoreWait;
+    case cudaGraphNodeTypeMemAlloc:
+      return hipGraphNodeTypeMemAlloc;
+    case cudaGraphNodeTypeMemFree:
+      return hipGraphNodeTypeMemFree;
+    default:
+      return hipGraphNodeTypeCount;  // a CUDA-only node kind (conditional, ...)
   }
 }
 
@@ -113,13 +128,16 @@ inline cudaMemsetParams to_cuda(const hipMemsetParams& p) {
 
 inline const char* instantiate_result_text(cudaGraphInstantiateResult result) {
   switch (result) {
-    case cudaGraphInstantiateSuccess: return "";
-    case cudaGraphInstantiateInvalidStructure: return "graph structure is invalid";
+    case cudaGraphInstantiateSuccess:
+      return "";
+    case cudaGraphInstantiateInvalidStructure:
+      return "graph structure is invalid";
     case cudaGraphInstantiateNodeOperationNotSupported:
       return "a node's operation is not supported";
     case cudaGraphInstantiateMultipleDevicesNotSupported:
       return "nodes on multiple devices are not supported";
-    default: return "graph instantiation failed";
+    default:
+      return "graph instantiation failed";
   }
 }
 
@@ -168,7 +186,8 @@ inline hipError_t hipStreamGetCaptureInfo_v2(hipStream_t stream,
   return hip_on_cuda::detail::map(e);
 }
 
-inline hipError_t hipStreamGetCaptureInfo(hipStream_t stream, hipStreamCaptureStatus* pCaptureStatus,
+inline hipError_t hipStreamGetCaptureInfo(hipStream_t stream,
+                                          hipStreamCaptureStatus* pCaptureStatus,
                                           unsigned long long* pId) {
   return hipStreamGetCaptureInfo_v2(stream, pCaptureStatus, pId);
 }
@@ -243,7 +262,8 @@ inline hipError_t hipGraphNodeGetDependencies(hipGraphNode_t node, hipGraphNode_
   return hip_on_cuda::detail::map(
       cudaGraphNodeGetDependencies(node, pDependencies, nullptr, pNumDependencies));
 #else
-  return hip_on_cuda::detail::map(cudaGraphNodeGetDependencies(node, pDependencies, pNumDependencies));
+  return hip_on_cuda::detail::map(
+      cudaGraphNodeGetDependencies(node, pDependencies, pNumDependencies));
 #endif
 }
 
@@ -289,8 +309,7 @@ inline hipError_t hipGraphDestroyNode(hipGraphNode_t node) {
 // ---------------------------------------------------------------------------------------
 
 inline hipError_t hipGraphAddKernelNode(hipGraphNode_t* pGraphNode, hipGraph_t graph,
-                                        const hipGraphNode_t* pDependencies,
-                                        size_t numDependencies,
+                                        const hipGraphNode_t* pDependencies, size_t numDependencies,
                                         const hipKernelNodeParams* pNodeParams) {
   if (pNodeParams == nullptr) return hipErrorInvalidValue;
   const cudaKernelNodeParams p = hip_on_cuda::detail::to_cuda(*pNodeParams);
@@ -343,8 +362,7 @@ inline hipError_t hipGraphAddHostNode(hipGraphNode_t* pGraphNode, hipGraph_t gra
 }
 
 inline hipError_t hipGraphAddMemsetNode(hipGraphNode_t* pGraphNode, hipGraph_t graph,
-                                        const hipGraphNode_t* pDependencies,
-                                        size_t numDependencies,
+                                        const hipGraphNode_t* pDependencies, size_t numDependencies,
                                         const hipMemsetParams* pMemsetParams) {
   if (pMemsetParams == nullptr) return hipErrorInvalidValue;
   const cudaMemsetParams p = hip_on_cuda::detail::to_cuda(*pMemsetParams);
@@ -396,9 +414,9 @@ inline hipError_t hipGraphInstantiate(hipGraphExec_t* pGraphExec, hipGraph_t gra
   const cudaError_t e = cudaGraphInstantiateWithParams(pGraphExec, graph, &params);
   if (pErrorNode != nullptr) *pErrorNode = params.errNode_out;
   if (pLogBuffer != nullptr && bufferSize > 0) {
-    std::snprintf(pLogBuffer, bufferSize, "%s",
-                  e == cudaSuccess ? ""
-                                   : hip_on_cuda::detail::instantiate_result_text(params.result_out));
+    std::snprintf(
+        pLogBuffer, bufferSize, "%s",
+        e == cudaSuccess ? "" : hip_on_cuda::detail::instantiate_result_text(params.result_out));
   }
   return hip_on_cuda::detail::map(e);
 }
@@ -431,9 +449,10 @@ inline hipError_t hipGraphExecUpdate(hipGraphExec_t hGraphExec, hipGraph_t hGrap
   if (hErrorNode_out != nullptr) *hErrorNode_out = info.errorNode;
   if (updateResult_out != nullptr) {
     // CUDA has result codes past HIP's last one (e.g. attributes changed).
-    *updateResult_out = static_cast<int>(info.result) <= hipGraphExecUpdateErrorUnsupportedFunctionChange
-                            ? static_cast<hipGraphExecUpdateResult>(info.result)
-                            : hipGraphExecUpdateError;
+    *updateResult_out =
+        static_cast<int>(info.result) <= hipGraphExecUpdateErrorUnsupportedFunctionChange
+            ? static_cast<hipGraphExecUpdateResult>(info.result)
+            : hipGraphExecUpdateError;
   }
   return hip_on_cuda::detail::map(e);
 }

@@ -28,10 +28,9 @@
 /// Wraps a kernel name that contains commas (template arguments) for hipLaunchKernelGGL.
 #define HIP_KERNEL_NAME(...) __VA_ARGS__
 
-#define hipLaunchKernelGGLInternal(kernelName, numBlocks, numThreads, memPerBlock, streamId, \
-                                   ...)                                                      \
-  do {                                                                                       \
-    kernelName<<<(numBlocks), (numThreads), (memPerBlock), (streamId)>>>(__VA_ARGS__);       \
+#define hipLaunchKernelGGLInternal(kernelName, numBlocks, numThreads, memPerBlock, streamId, ...) \
+  do {                                                                                            \
+    kernelName<<<(numBlocks), (numThreads), (memPerBlock), (streamId)>>>(__VA_ARGS__);            \
   } while (0)
 
 /// hipLaunchKernelGGL(kernel, grid, block, dynamicSharedBytes, stream, args...): the

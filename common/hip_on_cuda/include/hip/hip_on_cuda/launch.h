@@ -37,9 +37,8 @@ inline hipError_t hipLaunchCooperativeKernel(const void* f, dim3 gridDim, dim3 b
 }
 
 template <class T>
-inline hipError_t hipLaunchCooperativeKernel(T f, dim3 gridDim, dim3 blockDim,
-                                             void** kernelParams, unsigned int sharedMemBytes,
-                                             hipStream_t stream) {
+inline hipError_t hipLaunchCooperativeKernel(T f, dim3 gridDim, dim3 blockDim, void** kernelParams,
+                                             unsigned int sharedMemBytes, hipStream_t stream) {
   return hipLaunchCooperativeKernel(reinterpret_cast<const void*>(f), gridDim, blockDim,
                                     kernelParams, sharedMemBytes, stream);
 }

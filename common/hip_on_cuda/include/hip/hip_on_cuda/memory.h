@@ -10,9 +10,9 @@
 #ifndef HIP_ON_CUDA_MEMORY_H
 #define HIP_ON_CUDA_MEMORY_H
 
-#include "hip/hip_on_cuda/driver.h"
-
 #include <type_traits>
+
+#include "hip/hip_on_cuda/driver.h"
 
 static_assert(hipMemcpyHostToHost == static_cast<int>(cudaMemcpyHostToHost) &&
                   hipMemcpyHostToDevice == static_cast<int>(cudaMemcpyHostToDevice) &&
@@ -56,25 +56,25 @@ static_assert(hipMemoryTypeUnregistered == static_cast<int>(cudaMemoryTypeUnregi
                   hipMemoryTypeDevice == static_cast<int>(cudaMemoryTypeDevice) &&
                   hipMemoryTypeManaged == static_cast<int>(cudaMemoryTypeManaged),
               "hipMemoryType and cudaMemoryType must agree");
-static_assert(hipMemPoolReuseFollowEventDependencies ==
-                      static_cast<int>(cudaMemPoolReuseFollowEventDependencies) &&
-                  hipMemPoolReuseAllowOpportunistic ==
-                      static_cast<int>(cudaMemPoolReuseAllowOpportunistic) &&
-                  hipMemPoolReuseAllowInternalDependencies ==
-                      static_cast<int>(cudaMemPoolReuseAllowInternalDependencies) &&
-                  hipMemPoolAttrReleaseThreshold == static_cast<int>(cudaMemPoolAttrReleaseThreshold) &&
-                  hipMemPoolAttrReservedMemCurrent ==
-                      static_cast<int>(cudaMemPoolAttrReservedMemCurrent) &&
-                  hipMemPoolAttrReservedMemHigh == static_cast<int>(cudaMemPoolAttrReservedMemHigh) &&
-                  hipMemPoolAttrUsedMemCurrent == static_cast<int>(cudaMemPoolAttrUsedMemCurrent) &&
-                  hipMemPoolAttrUsedMemHigh == static_cast<int>(cudaMemPoolAttrUsedMemHigh),
-              "hipMemPoolAttr and cudaMemPoolAttr must agree");
+static_assert(
+    hipMemPoolReuseFollowEventDependencies ==
+            static_cast<int>(cudaMemPoolReuseFollowEventDependencies) &&
+        hipMemPoolReuseAllowOpportunistic == static_cast<int>(cudaMemPoolReuseAllowOpportunistic) &&
+        hipMemPoolReuseAllowInternalDependencies ==
+            static_cast<int>(cudaMemPoolReuseAllowInternalDependencies) &&
+        hipMemPoolAttrReleaseThreshold == static_cast<int>(cudaMemPoolAttrReleaseThreshold) &&
+        hipMemPoolAttrReservedMemCurrent == static_cast<int>(cudaMemPoolAttrReservedMemCurrent) &&
+        hipMemPoolAttrReservedMemHigh == static_cast<int>(cudaMemPoolAttrReservedMemHigh) &&
+        hipMemPoolAttrUsedMemCurrent == static_cast<int>(cudaMemPoolAttrUsedMemCurrent) &&
+        hipMemPoolAttrUsedMemHigh == static_cast<int>(cudaMemPoolAttrUsedMemHigh),
+    "hipMemPoolAttr and cudaMemPoolAttr must agree");
 static_assert(hipMemLocationTypeInvalid == static_cast<int>(cudaMemLocationTypeInvalid) &&
                   hipMemLocationTypeDevice == static_cast<int>(cudaMemLocationTypeDevice),
               "hipMemLocationType and cudaMemLocationType must agree");
 static_assert(hipMemAccessFlagsProtNone == static_cast<int>(cudaMemAccessFlagsProtNone) &&
                   hipMemAccessFlagsProtRead == static_cast<int>(cudaMemAccessFlagsProtRead) &&
-                  hipMemAccessFlagsProtReadWrite == static_cast<int>(cudaMemAccessFlagsProtReadWrite),
+                  hipMemAccessFlagsProtReadWrite ==
+                      static_cast<int>(cudaMemAccessFlagsProtReadWrite),
               "hipMemAccessFlags and cudaMemAccessFlags must agree");
 static_assert(hipMemAllocationTypePinned == static_cast<int>(cudaMemAllocationTypePinned),
               "hipMemAllocationType and cudaMemAllocationType must agree");
@@ -236,8 +236,8 @@ inline hipError_t hipMemcpyDtoDAsync(hipDeviceptr_t dst, hipDeviceptr_t src, siz
 
 inline hipError_t hipMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch,
                               size_t width, size_t height, hipMemcpyKind kind) {
-  return hip_on_cuda::detail::map(cudaMemcpy2D(dst, dpitch, src, spitch, width, height,
-                                               hip_on_cuda::detail::to_cuda(kind)));
+  return hip_on_cuda::detail::map(
+      cudaMemcpy2D(dst, dpitch, src, spitch, width, height, hip_on_cuda::detail::to_cuda(kind)));
 }
 
 inline hipError_t hipMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch,
@@ -388,8 +388,8 @@ inline hipError_t hipMemset2D(void* dst, size_t pitch, int value, size_t width, 
   return hip_on_cuda::detail::map(cudaMemset2D(dst, pitch, value, width, height));
 }
 
-inline hipError_t hipMemset2DAsync(void* dst, size_t pitch, int value, size_t width,
-                                   size_t height, hipStream_t stream = nullptr) {
+inline hipError_t hipMemset2DAsync(void* dst, size_t pitch, int value, size_t width, size_t height,
+                                   hipStream_t stream = nullptr) {
   return hip_on_cuda::detail::map(cudaMemset2DAsync(dst, pitch, value, width, height, stream));
 }
 

@@ -50,7 +50,8 @@ inline hipError_t max_potential_block_size(int* gridSize, int* blockSize, const 
   if (e == cudaSuccess) e = cudaDeviceGetAttribute(&warp_size, cudaDevAttrWarpSize, device);
   if (e == cudaSuccess)
     e = cudaDeviceGetAttribute(&device_max_block, cudaDevAttrMaxThreadsPerBlock, device);
-  if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device);
+  if (e == cudaSuccess)
+    e = cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device);
   cudaFuncAttributes attr{};
   if (e == cudaSuccess) e = cudaFuncGetAttributes(&attr, f);
   if (e != cudaSuccess) return map(e);
@@ -97,10 +98,9 @@ template <typename T>
 inline hipError_t hipOccupancyMaxPotentialBlockSize(int* gridSize, int* blockSize, T f,
                                                     size_t dynSharedMemPerBlk = 0,
                                                     int blockSizeLimit = 0) {
-  return hip_on_cuda::detail::max_potential_block_size(gridSize, blockSize,
-                                                       reinterpret_cast<const void*>(f),
-                                                       dynSharedMemPerBlk, blockSizeLimit,
-                                                       hipOccupancyDefault);
+  return hip_on_cuda::detail::max_potential_block_size(
+      gridSize, blockSize, reinterpret_cast<const void*>(f), dynSharedMemPerBlk, blockSizeLimit,
+      hipOccupancyDefault);
 }
 
 template <typename T>

@@ -10,7 +10,8 @@
 
 #include "hip/hip_on_cuda/errors.h"
 
-static_assert(hipStreamDefault == cudaStreamDefault && hipStreamNonBlocking == cudaStreamNonBlocking,
+static_assert(hipStreamDefault == cudaStreamDefault &&
+                  hipStreamNonBlocking == cudaStreamNonBlocking,
               "hipStream* and cudaStream* flags must agree");
 
 namespace hip_on_cuda {
@@ -85,8 +86,8 @@ inline hipError_t hipStreamAddCallback(hipStream_t stream, hipStreamCallback_t c
                                        void* userData, unsigned int flags) {
   if (callback == nullptr) return hipErrorInvalidValue;
   auto* call = new hip_on_cuda::detail::StreamCallback{callback, userData};
-  const cudaError_t e = cudaStreamAddCallback(
-      stream, hip_on_cuda::detail::stream_callback_trampoline, call, flags);
+  const cudaError_t e =
+      cudaStreamAddCallback(stream, hip_on_cuda::detail::stream_callback_trampoline, call, flags);
   if (e != cudaSuccess) delete call;  // never registered, so the trampoline will not free it
   return hip_on_cuda::detail::map(e);
 }
