@@ -16,11 +16,15 @@
 
 #include "hip_lessons/hip_check.hpp"
 #include "hip_lessons/spin_kernel.hpp"
+#include "hip_lessons/streams.hpp"
 #include "hip_lessons/timing.hpp"
 
 namespace multi_stream {
 
 // --- Part 1: small, fixed-duration kernels --------------------------------------------
+
+inline constexpr unsigned int kSmallThreads = 64;  // one AMD wavefront, two NVIDIA warps
+inline constexpr unsigned int kFullThreads = 256;  // blocks of the kernels that fill the GPU
 
 /// What each block of a small kernel writes: a function of its input and of the kernel's
 /// index, so a block that ran twice, never ran, or wrote another block's slot is caught.
@@ -50,6 +54,15 @@ inline void launch_small_kernel(long long ticks, unsigned int blocks, unsigned i
   hipLaunchKernelGGL(spin_then_stamp, dim3(blocks), dim3(threads), 0, stream, ticks, in, out,
                      kernel);
   HIP_CHECK_LAUNCH();
+}
+
+/// How many blocks of spin_then_stamp fit on the whole GPU at once (blocks per CU from the
+/// occupancy calculator, times the CU count): a kernel of that many blocks fills it.
+inline unsigned int blocks_filling_the_gpu(int compute_units) {
+  int per_cu = 0;
+  HIP_CHECK(hipOccupancyMaxActiveBlocksPerMultiprocessor(&per_cu, spin_then_stamp,
+                                                         static_cast<int>(kFullThreads), 0));
+  return static_cast<unsigned int>(std::max(1, per_cu) * compute_units);
 }
 
 // --- Part 2: the compute stage of the copy/compute pipeline ---------------------------
@@ -93,8 +106,8 @@ inline constexpr unsigned int kLcgBlock = 256;
 inline void launch_lcg_rounds(const std::uint32_t* in, std::uint32_t* out, std::size_t n,
                               unsigned int rounds, hipStream_t stream) {
   const auto blocks = static_cast<unsigned int>((n + kLcgBlock - 1) / kLcgBlock);
-  hipLaunchKernelGGL(lcg_rounds, dim3(blocks), dim3(kLcgBlock), 0, stream, in, out, n, kLcgA,
-                     kLcgC, rounds);
+  hipLaunchKernelGGL(lcg_rounds, dim3(blocks), dim3(kLcgBlock), 0, stream, in, out, n, kLcgA, kLcgC,
+                     rounds);
   HIP_CHECK_LAUNCH();
 }
 
@@ -108,22 +121,23 @@ struct PipelineArrays {
 };
 
 //! [pipeline]
-// Splits the work into `chunks` equal pieces; piece c goes to stream c % streams.size(),
-// where it is copied in, computed and copied out. Work in one stream runs in order, but
-// the copy of one piece can run while another stream's kernel computes, and host-to-device
-// and device-to-host copies can run at the same time on separate copy engines.
-// With pageable host memory the copies cannot overlap anything: the runtime first stages
-// the data through its own pinned buffer, synchronously with the host.
+// Cuts the work into chunks of ceil(n / chunks) elements, so the last one is shorter when
+// `chunks` does not divide n (1000 in 3: 334 + 334 + 332) and there can be fewer chunks than
+// asked (9 in 4: three of 3; 5 in 8: five of 1). Chunk c is copied in, computed and copied
+// out on stream c % streams.size(): work in one stream runs in order, but one chunk's copy
+// can run while another stream's kernel computes, and the two copy directions can run at
+// once on separate copy engines. From pageable host memory nothing overlaps: the runtime
+// stages each copy through its own pinned buffer, synchronously with the host.
 inline void enqueue_pipeline(const PipelineArrays& a, std::size_t chunks, unsigned int rounds,
                              const std::vector<hipStream_t>& streams) {
-  const std::size_t chunk = a.n / chunks;
-  const std::size_t bytes = chunk * sizeof(std::uint32_t);
-  for (std::size_t c = 0; c < chunks; ++c) {
+  const std::size_t chunk = (a.n + chunks - 1) / chunks;
+  for (std::size_t c = 0, offset = 0; offset < a.n; ++c, offset += chunk) {
     const hipStream_t stream = streams[c % streams.size()];
-    const std::size_t offset = c * chunk;
-    HIP_CHECK(hipMemcpyAsync(a.device_in + offset, a.host_in + offset, bytes,
-                             hipMemcpyHostToDevice, stream));
-    launch_lcg_rounds(a.device_in + offset, a.device_out + offset, chunk, rounds, stream);
+    const std::size_t count = std::min(chunk, a.n - offset);
+    const std::size_t bytes = count * sizeof(std::uint32_t);
+    HIP_CHECK(hipMemcpyAsync(a.device_in + offset, a.host_in + offset, bytes, hipMemcpyHostToDevice,
+                             stream));
+    launch_lcg_rounds(a.device_in + offset, a.device_out + offset, count, rounds, stream);
     HIP_CHECK(hipMemcpyAsync(a.host_out + offset, a.device_out + offset, bytes,
                              hipMemcpyDeviceToHost, stream));
   }
@@ -143,16 +157,15 @@ inline StageTimes time_stages(const PipelineArrays& a, unsigned int rounds, hipS
   const std::size_t bytes = a.n * sizeof(std::uint32_t);
   StageTimes t;
   t.h2d = hip_lessons::time_on_stream(stream, plan, [&] {
-            HIP_CHECK(hipMemcpyAsync(a.device_in, a.host_in, bytes, hipMemcpyHostToDevice,
-                                     stream));
+            HIP_CHECK(hipMemcpyAsync(a.device_in, a.host_in, bytes, hipMemcpyHostToDevice, stream));
           }).median;
   t.kernel = hip_lessons::time_on_stream(stream, plan, [&] {
                launch_lcg_rounds(a.device_in, a.device_out, a.n, rounds, stream);
              }).median;
-  t.d2h = hip_lessons::time_on_stream(stream, plan, [&] {
-            HIP_CHECK(hipMemcpyAsync(a.host_out, a.device_out, bytes, hipMemcpyDeviceToHost,
-                                     stream));
-          }).median;
+  t.d2h =
+      hip_lessons::time_on_stream(stream, plan, [&] {
+        HIP_CHECK(hipMemcpyAsync(a.host_out, a.device_out, bytes, hipMemcpyDeviceToHost, stream));
+      }).median;
   return t;
 }
 
@@ -167,15 +180,25 @@ inline unsigned int rounds_matching_the_copy(const PipelineArrays& a, hipStream_
 }
 //! [choose_rounds]
 
+/// Every thread waits `ticks`, then writes out[i] = stamp(in[i], k): a producer whose
+/// results exist only after a known time, so a consumer that does not wait reads stale data.
+__global__ void delayed_stamp(long long ticks, const std::uint32_t* in, std::uint32_t* out,
+                              std::size_t n, unsigned int k) {
+  hip_lessons::spin_for_ticks(ticks);
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = stamp(in[i], k);
+}
+
+inline void launch_delayed_stamp(long long ticks, const std::uint32_t* in, std::uint32_t* out,
+                                 std::size_t n, unsigned int k, hipStream_t stream) {
+  hipLaunchKernelGGL(delayed_stamp, dim3(static_cast<unsigned int>((n + 255) / 256)), dim3(256), 0,
+                     stream, ticks, in, out, n, k);
+  HIP_CHECK_LAUNCH();
+}
+
 // --- Spreading work over streams: fork and join with events ----------------------------
 
-//! [fork_join]
-// A set of non-blocking worker streams that fork from and join back into an origin stream.
-// fork_join() records an event on the origin and makes every worker wait for it
-// (hipStreamWaitEvent), enqueues the work, then records an event on every worker and makes
-// the origin wait for all of them. Everything enqueued on the origin afterwards, such as
-// the stop event of a timing, runs after all the work on all the workers. The host never
-// waits: the dependencies are carried out on the GPU.
+/// A set of non-blocking worker streams that fork from and join back into an origin stream.
 class StreamSet {
  public:
   explicit StreamSet(std::size_t count) : fork_(hipEventDisableTiming) {
@@ -191,7 +214,13 @@ class StreamSet {
   const std::vector<hipStream_t>& streams() const { return handles_; }
   std::size_t size() const { return handles_.size(); }
 
-  /// Enqueues \p work (which uses streams()) between a fork from and a join into \p origin.
+  //! [fork_join]
+  // Enqueues `work` (which uses streams()) between a fork from and a join into `origin`:
+  // record an event on the origin and make every worker wait for it (hipStreamWaitEvent),
+  // enqueue the work, then record an event on every worker and make the origin wait for all
+  // of them. Everything enqueued on the origin afterwards, such as the stop event of a
+  // timing, runs after all the work on all the workers. The host never waits: the
+  // dependencies are carried out on the GPU.
   template <class Work>
   void fork_join(hipStream_t origin, Work&& work) {
     fork_.record(origin);
@@ -202,6 +231,7 @@ class StreamSet {
       HIP_CHECK(hipStreamWaitEvent(origin, joins_[i].get(), 0));
     }
   }
+  //! [fork_join]
 
  private:
   std::vector<hip_lessons::GpuStream> streams_;
@@ -209,7 +239,6 @@ class StreamSet {
   std::vector<hipStream_t> handles_;
   hip_lessons::GpuEvent fork_;
 };
-//! [fork_join]
 
 /// Enqueues \p kernels small kernels round-robin over the streams of \p set, between a fork
 /// from and a join into \p origin: kernel k goes to stream k % set.size().
