@@ -29,7 +29,7 @@ def lesson_dirs(lessons):
 
 def marked_region(lessons, file, marker):
     # Lesson files are named from lessons/ (02_vector_add/kernels.hpp), shared ones from the
-    # repository root (common/include/hip_lessons/cu_partition.hpp).
+    # repository root (common/include/hip_lessons/timing.hpp).
     path = lessons / file
     if not path.is_file():
         path = lessons.parent / file

@@ -4,14 +4,10 @@
 #include <hip/hip_runtime.h>
 
 #include <string>
-#include <vector>
 
+#include "cu_partition.hpp"
 #include "hip_lessons/bench.hpp"
-#include "hip_lessons/buffers.hpp"
-#include "hip_lessons/cu_partition.hpp"
-#include "hip_lessons/device.hpp"
-#include "hip_lessons/validation.hpp"
-#include "kernels.hpp"
+#include "workload.hpp"
 
 namespace hl = hip_lessons;
 
@@ -20,21 +16,13 @@ namespace {
 constexpr std::size_t kElements = std::size_t{1} << 20;
 constexpr int kIterations = 2048;
 
-struct Buffers {
-  hl::DeviceBuffer<float> in, out;
-  Buffers() : in(kElements), out(kElements) {
-    std::vector<float> host(kElements);
-    hl::fill_uniform(host, 1);
-    in.upload(host);
-  }
-};
-
 void whole_device_case(benchmark::State& state) {
   hl::open_device(0);
-  Buffers buffers;
+  const cu_masking::Workload work(kElements, kIterations, 1);
+  hl::DeviceBuffer<float> out(kElements);
   hl::GpuStream stream;
   hl::time_iterations(state, stream, [&] {
-    cu_masking::launch(buffers.in.data(), buffers.out.data(), kElements, kIterations, stream);
+    cu_masking::launch(work.d_in.data(), out.data(), kElements, kIterations, stream);
   });
   state.SetLabel("plain stream");
 }
@@ -43,17 +31,18 @@ void partition_case(benchmark::State& state) {
   const hl::Device device = hl::open_device(0);
   const auto units = static_cast<int>(state.range(0));
   try {
-    hl::DevicePartition split = hl::partition_device(device, 1, units);
-    hl::CuPartitionStream& stream = split.groups[0];
-    Buffers buffers;
+    const cu_masking::CuPartitionStream stream =
+        cu_masking::partition_device(device, 1, units).groups[0];
+    const cu_masking::Workload work(kElements, kIterations, 1);
+    hl::DeviceBuffer<float> out(kElements);
     hl::time_iterations(state, stream, [&] {
-      cu_masking::launch(buffers.in.data(), buffers.out.data(), kElements, kIterations, stream);
+      cu_masking::launch(work.d_in.data(), out.data(), kElements, kIterations, stream);
     });
-    state.SetLabel(std::to_string(stream.granted_units()) + " " + hl::kComputeUnitName + "s granted");
+    state.SetLabel(hl::format("{} {}s granted", stream.granted_units, hl::kComputeUnitName));
   } catch (const hl::SkipError& reason) {
-    state.SkipWithError((std::string("skipped: ") + reason.what()).c_str());
+    state.SkipWithError(hl::format("skipped: {}", reason.what()).c_str());
   } catch (const hl::UsageError& reason) {
-    state.SkipWithError((std::string("does not fit: ") + reason.what()).c_str());
+    state.SkipWithError(hl::format("does not fit: {}", reason.what()).c_str());
   }
 }
 

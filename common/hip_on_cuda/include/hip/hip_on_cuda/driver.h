@@ -51,15 +51,19 @@ inline hipError_t map_driver_result(int result) {
   }
 }
 
-/// Looks up driver function `name` (ABI of CUDA 12.0) and stores it in `*fn`.
+/// Looks up driver function `name` at the ABI of CUDA `abi` and stores it in `*fn`. The
+/// default, 12.0, suits the calls of this layer; a function added later needs the release
+/// that added it (12050 for cuGreenCtxStreamCreate), else the lookup fails with
+/// hipErrorNotSupported. Before CUDA 12.5 the runtime's lookup takes no version.
 template <typename Fn>
-inline hipError_t driver_entry_point(const char* name, Fn* fn) {
+inline hipError_t driver_entry_point(const char* name, Fn* fn, unsigned int abi = 12000) {
   void* address = nullptr;
   cudaDriverEntryPointQueryResult status = cudaDriverEntryPointSymbolNotFound;
 #if CUDART_VERSION >= 12050
   const cudaError_t e =
-      cudaGetDriverEntryPointByVersion(name, &address, 12000, cudaEnableDefault, &status);
+      cudaGetDriverEntryPointByVersion(name, &address, abi, cudaEnableDefault, &status);
 #else
+  (void)abi;
   const cudaError_t e = cudaGetDriverEntryPoint(name, &address, cudaEnableDefault, &status);
 #endif
   if (e != cudaSuccess) return map(e);

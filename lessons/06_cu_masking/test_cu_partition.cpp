@@ -1,41 +1,39 @@
+/// \file lessons/06_cu_masking/test_cu_partition.cpp
+/// \brief Unit tests of lesson 06's host-side mask code (cu_partition.hpp): no GPU needed.
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "hip_lessons/cu_partition.hpp"
+#include "cu_partition.hpp"
 #include "hip_lessons/errors.hpp"
 
-using hip_lessons::cu_mask_problem;
-using hip_lessons::cu_mask_range;
-using hip_lessons::CuMask;
-using hip_lessons::parse_cu_mask;
+using cu_masking::cu_mask_problem;
+using cu_masking::cu_mask_range;
+using cu_masking::CuMask;
+using cu_masking::parse_cu_mask;
 using hip_lessons::UsageError;
 
 TEST(CuMask, LayoutIsOneBitPerUnitThirtyTwoPerWord) {
   CuMask mask;
-  mask.set(0);
-  mask.set(31);
-  mask.set(32);
-  mask.set(65);
-  ASSERT_EQ(mask.words.size(), 3u);
-  EXPECT_EQ(mask.words[0], 0x80000001u);
-  EXPECT_EQ(mask.words[1], 0x00000001u);
-  EXPECT_EQ(mask.words[2], 0x00000002u);
+  for (const int unit : {0, 31, 32, 65}) mask.units.set(unit);
+  EXPECT_EQ(mask.words(3), (std::vector<std::uint32_t>{0x80000001u, 0x1u, 0x2u}));
+  EXPECT_EQ(mask.words(4).back(), 0u);
+  EXPECT_EQ(CuMask::from_words(mask.words(3)), mask);
   EXPECT_EQ(mask.count(), 4);
   EXPECT_EQ(mask.highest(), 65);
-  EXPECT_TRUE(mask.test(32));
-  EXPECT_FALSE(mask.test(33));
-  EXPECT_FALSE(mask.test(-1));
-  EXPECT_FALSE(mask.test(5000));
+  EXPECT_EQ(CuMask{}.highest(), -1);
+  // A mask wider than the words asked for is cut there; words past kMaxMaskUnits read as 0.
+  EXPECT_EQ(mask.words(2), (std::vector<std::uint32_t>{0x80000001u, 0x1u}));
+  EXPECT_EQ(CuMask::from_words(std::vector<std::uint32_t>(70, 1u)).count(), 64);
 }
 
 TEST(CuMask, RangesAndSpellings) {
   const CuMask first8 = cu_mask_range(0, 8);
-  EXPECT_EQ(first8.words, (std::vector<std::uint32_t>{0xffu}));
+  EXPECT_EQ(first8.words(1), (std::vector<std::uint32_t>{0xffu}));
   EXPECT_EQ(first8.hex(), "0xff");
   EXPECT_EQ(first8.ids(), "0-7");
   const CuMask across = cu_mask_range(30, 4);  // crosses the word boundary
-  EXPECT_EQ(across.words, (std::vector<std::uint32_t>{0xc0000000u, 0x3u}));
+  EXPECT_EQ(across.words(2), (std::vector<std::uint32_t>{0xc0000000u, 0x3u}));
   EXPECT_EQ(across.hex(), "0x3c0000000");
   EXPECT_EQ(across.ids(), "30-33");
   EXPECT_EQ(CuMask{}.hex(), "0x0");
@@ -43,15 +41,12 @@ TEST(CuMask, RangesAndSpellings) {
   EXPECT_EQ(cu_mask_range(5, 0).count(), 0);
 }
 
-TEST(CuMask, EqualityIgnoresTrailingZeroWords) {
-  CuMask a = cu_mask_range(0, 4);
-  CuMask b = a.resized(4);
-  EXPECT_EQ(b.words.size(), 4u);
+TEST(CuMask, EqualityComparesTheSets) {
+  const CuMask a = cu_mask_range(0, 4);
+  CuMask b = CuMask::from_words({0xfu, 0u, 0u, 0u});  // trailing zero words change nothing
   EXPECT_TRUE(a == b);
-  b.set(100);
+  b.units.set(100);
   EXPECT_TRUE(a != b);
-  // Resizing never drops set bits.
-  EXPECT_EQ(b.resized(1).highest(), 100);
 }
 
 TEST(ParseCuMask, ListsAndHexGiveTheSameMask) {
@@ -117,35 +112,35 @@ TEST(CuMaskProblem, EmptyTooWideAndBrokenPairs) {
 }
 
 TEST(CuPairGranularity, RdnaPairsCdnaDoesNot) {
-  EXPECT_EQ(hip_lessons::cu_pair_granularity("gfx1030"), 2);
-  EXPECT_EQ(hip_lessons::cu_pair_granularity("gfx1100"), 2);
-  EXPECT_EQ(hip_lessons::cu_pair_granularity("gfx1201"), 2);
-  EXPECT_EQ(hip_lessons::cu_pair_granularity("gfx90a:sramecc+:xnack-"), 1);
-  EXPECT_EQ(hip_lessons::cu_pair_granularity("gfx942"), 1);
-  EXPECT_EQ(hip_lessons::cu_pair_granularity("gfx906"), 1);
-  EXPECT_EQ(hip_lessons::cu_pair_granularity(""), 1);
+  EXPECT_EQ(cu_masking::cu_pair_granularity("gfx1030"), 2);
+  EXPECT_EQ(cu_masking::cu_pair_granularity("gfx1100"), 2);
+  EXPECT_EQ(cu_masking::cu_pair_granularity("gfx1201"), 2);
+  EXPECT_EQ(cu_masking::cu_pair_granularity("gfx90a:sramecc+:xnack-"), 1);
+  EXPECT_EQ(cu_masking::cu_pair_granularity("gfx942"), 1);
+  EXPECT_EQ(cu_masking::cu_pair_granularity("gfx906"), 1);
+  EXPECT_EQ(cu_masking::cu_pair_granularity(""), 1);
 }
 
 TEST(PlanCuMasks, DisjointGroupsThenTheRest) {
-  const auto plan = hip_lessons::plan_cu_masks(60, 2, 8, 1);
+  const auto plan = cu_masking::plan_cu_masks(60, 2, 8, 1);
   ASSERT_EQ(plan.groups.size(), 2u);
   EXPECT_EQ(plan.groups[0].ids(), "0-7");
   EXPECT_EQ(plan.groups[1].ids(), "8-15");
   EXPECT_EQ(plan.rest.ids(), "16-59");
   // Pairs: 7 CUs become 8, the rest keeps whole pairs only.
-  const auto paired = hip_lessons::plan_cu_masks(21, 1, 7, 2);
+  const auto paired = cu_masking::plan_cu_masks(21, 1, 7, 2);
   EXPECT_EQ(paired.groups[0].count(), 8);
   EXPECT_EQ(paired.rest.ids(), "8-19");
   // Nothing left over.
-  EXPECT_EQ(hip_lessons::plan_cu_masks(16, 2, 8, 1).rest.count(), 0);
+  EXPECT_EQ(cu_masking::plan_cu_masks(16, 2, 8, 1).rest.count(), 0);
 }
 
 TEST(PlanCuMasks, GroupsThatDoNotFitAreUsageErrors) {
-  EXPECT_THROW(hip_lessons::plan_cu_masks(60, 1, 61, 1), UsageError);
-  EXPECT_THROW(hip_lessons::plan_cu_masks(60, 2, 31, 1), UsageError);
-  EXPECT_THROW(hip_lessons::plan_cu_masks(60, 1, 0, 1), UsageError);
+  EXPECT_THROW(cu_masking::plan_cu_masks(60, 1, 61, 1), UsageError);
+  EXPECT_THROW(cu_masking::plan_cu_masks(60, 2, 31, 1), UsageError);
+  EXPECT_THROW(cu_masking::plan_cu_masks(60, 1, 0, 1), UsageError);
   try {
-    hip_lessons::plan_cu_masks(20, 3, 7, 2);
+    cu_masking::plan_cu_masks(20, 3, 7, 2);
     ADD_FAILURE() << "3 x 8 fitted into 20";
   } catch (const UsageError& error) {
     EXPECT_NE(std::string(error.what()).find("8 after rounding"), std::string::npos)
@@ -154,13 +149,13 @@ TEST(PlanCuMasks, GroupsThatDoNotFitAreUsageErrors) {
 }
 
 TEST(PartitionRules, ExpectedGrantRoundsUpToMinimumAndAlignment) {
-  hip_lessons::PartitionRules sm90;  // cuda.h: compute capability 9.0+, minimum 8, multiples of 8
+  cu_masking::PartitionRules sm90;  // cuda.h: compute capability 9.0+, minimum 8, multiples of 8
   sm90.units = 132;
   sm90.min_units = 8;
   sm90.granularity = 8;
-  EXPECT_EQ(hip_lessons::expected_grant(sm90, 1), 8);
-  EXPECT_EQ(hip_lessons::expected_grant(sm90, 8), 8);
-  EXPECT_EQ(hip_lessons::expected_grant(sm90, 66), 72);  // the H200 granted 72 for 66
-  EXPECT_EQ(hip_lessons::round_up_to(7, 2), 8);
-  EXPECT_EQ(hip_lessons::round_up_to(8, 1), 8);
+  EXPECT_EQ(cu_masking::expected_grant(sm90, 1), 8);
+  EXPECT_EQ(cu_masking::expected_grant(sm90, 8), 8);
+  EXPECT_EQ(cu_masking::expected_grant(sm90, 66), 72);  // the H200 granted 72 for 66
+  EXPECT_EQ(cu_masking::round_up_to(7, 2), 8);
+  EXPECT_EQ(cu_masking::round_up_to(8, 1), 8);
 }
