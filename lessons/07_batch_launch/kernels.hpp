@@ -5,10 +5,13 @@
 /// routine (add_elements) does the arithmetic in every method; the methods differ only in how
 /// the work reaches the GPU: one launch per segment, a graph of those launches, one fused
 /// launch over all segments, or a persistent kernel that pulls segments from a queue.
-/// Shared by the lesson driver (main.hip) and its benchmarks (bench.hip).
+/// Shared by the lesson driver (main.hip) and its benchmarks (bench.hip), through batch.hpp.
 #pragma once
 
 #include <hip/hip_runtime.h>
+#if defined(__HIP_PLATFORM_AMD__)
+#include <hip/hip_ext.h>
+#endif
 
 #include <algorithm>
 #include <cstddef>
@@ -92,6 +95,29 @@ inline void launch_individually(const std::vector<Segment>& segments, unsigned i
     HIP_CHECK_LAUNCH();
   }
 }
+
+#if defined(__HIP_PLATFORM_AMD__)
+//! [ext_launch]
+// hip/hip_ext.h (AMD only):
+//   hipExtLaunchKernelGGL(kernel, grid, block, sharedMemBytes, stream,
+//                         startEvent, stopEvent, flags, args...)
+// One launch, like hipLaunchKernelGGL: there is no launch count. flags = hipExtAnyOrderLaunch
+// makes the runtime clear the barrier bit of this kernel's AQL packet, so the packet processor
+// need not wait for the previous packet of the queue to finish. hip_ext.h notes (on
+// hipExtModuleLaunchKernel) that the flag "is not supported on AMD GFX9xx boards": Vega and the
+// CDNA Instinct GPUs (MI100, MI200, MI300). The runtime clears the bit there too, but nothing
+// promises an overlap, so the lesson measures what it gives.
+// The template drops hipExtLaunchKernel's return value; errors come from hipGetLastError.
+inline void launch_individually_ext(const std::vector<Segment>& segments, unsigned int block,
+                                    hipStream_t stream, unsigned int flags) {
+  for (const Segment& s : segments) {
+    hipExtLaunchKernelGGL(add_segment, dim3(blocks_for(s.n, block)), dim3(block), 0, stream,
+                          nullptr, nullptr, flags, s);
+    HIP_CHECK_LAUNCH();
+  }
+}
+//! [ext_launch]
+#endif
 
 /// Largest grid of the fused launch; a bigger batch is covered by the kernel's loop.
 constexpr unsigned int kMaxFusedGrid = 1u << 20;

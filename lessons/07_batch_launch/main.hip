@@ -1,265 +1,160 @@
 /// \file lessons/07_batch_launch/main.hip
-/// \brief Lesson 07: many small kernels, and four ways to launch them.
+/// \brief Lesson 07: many small kernels, and the ways to launch them.
 ///
-/// The story: (1) what one launch costs: empty kernels back to back, a launch followed by a
-/// synchronize, and the same kernels as nodes of a graph; (2) a batch of small vector adds
-/// (1000 segments of 4096 elements by default) done as individual launches, as a replayed
-/// graph, as one fused kernel, and as a persistent kernel fed by a device-side queue, every
-/// segment validated for every method; (3) changing the inputs of an instantiated graph
-/// without capturing it again (hipGraphExecKernelNodeSetParams); (4) on AMD, what
-/// hipExtLaunchKernelGGL's start/stop events and hipExtAnyOrderLaunch flag really do (there
-/// is no launch count); (5) a sweep over the batch size.
+/// The story (the README's Application flow has the same numbers):
+///  1. What one launch costs: empty kernels back to back, issued then waited for, one launch +
+///     synchronize at a time, and the same kernels as the nodes of one replayed graph.
+///  2. A batch of small vector adds (--count segments of --size elements) as individual
+///     launches, as a replayed graph, as one fused kernel and as a persistent kernel fed by a
+///     queue in device memory (on AMD also hipExtLaunchKernelGGL, with and without
+///     hipExtAnyOrderLaunch); every segment checked for every method, the speed-ups checked.
+///  3. New inputs for an instantiated graph without capturing it again
+///     (hipGraphExecKernelNodeSetParams), checked, and its cost against a new capture.
+///  4. AMD: what the start/stop events of hipExtLaunchKernelGGL measure. It has no launch count.
+///  5. The tour only: step 2 over batch sizes 1 .. 10000.
+/// --check runs steps 2 and 3 on shapes that catch guard and queue bugs, without timing; the
+/// tour and --speed-check run steps 1-4 at --count x --size.
 #include <hip/hip_runtime.h>
-#if defined(__HIP_PLATFORM_AMD__)
-#include <hip/hip_ext.h>
-#endif
 
 #include <algorithm>
 #include <cstdint>
-#include <iostream>
+#include <memory>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
-#include "hip_lessons/buffers.hpp"
+#include "batch.hpp"
 #include "hip_lessons/device.hpp"
 #include "hip_lessons/hip_check.hpp"
 #include "hip_lessons/lesson.hpp"
+#include "hip_lessons/streams.hpp"
 #include "hip_lessons/timing.hpp"
 #include "hip_lessons/validation.hpp"
 #include "kernels.hpp"
 
 namespace hl = hip_lessons;
+using batch::Batch;
+using batch::Geometry;
+using batch::Launcher;
 using batch::Segment;
 
 namespace {
 
-// =========================================================================================
-// The batch: count segments of n elements, inputs, expected results, device buffers
-// =========================================================================================
-
-struct Batch {
-  unsigned int count;
-  std::size_t n;
-  std::vector<float> expected;  // a + b
-  hl::DeviceBuffer<float> a, b, c;
-  std::vector<Segment> segments;           // for the per-segment launches
-  hl::DeviceBuffer<Segment> table;         // the same, for the fused and persistent kernels
-  hl::DeviceBuffer<unsigned int> counter;  // the persistent kernel's queue head
-
-  Batch(unsigned int segment_count, std::size_t elements, std::uint64_t seed)
-      : count(segment_count),
-        n(elements),
-        expected(total()),
-        a(total()),
-        b(total()),
-        c(total()),
-        segments(segment_count),
-        table(segment_count),
-        counter(1) {
-    std::vector<float> ha(total()), hb(total());
-    hl::fill_uniform(ha, seed);
-    hl::fill_uniform(hb, seed + 1);
-    for (std::size_t i = 0; i < total(); ++i) expected[i] = ha[i] + hb[i];
-    a.upload(ha);
-    b.upload(hb);
-    for (unsigned int k = 0; k < count; ++k) {
-      const std::size_t offset = static_cast<std::size_t>(k) * n;
-      segments[k] = Segment{a.data() + offset, b.data() + offset, c.data() + offset, n};
-    }
-    table.upload(segments);
-  }
-  std::size_t total() const { return static_cast<std::size_t>(count) * n; }
+// Each method's speed-up over individual launches, as declared in main().
+struct SpeedChecks {
+  const hl::SpeedCheck& graph;
+  const hl::SpeedCheck& fused;
+  const hl::SpeedCheck& persistent;
 };
 
-/// Device memory a batch takes (inputs, output, table), for require_device_memory.
-std::size_t batch_bytes(unsigned int count, std::size_t n) {
-  return 3 * static_cast<std::size_t>(count) * n * sizeof(float) + count * sizeof(Segment);
-}
+using Shapes = std::vector<std::pair<unsigned int, std::size_t>>;  // segments, elements each
 
-/// Compares every element of every segment with the host reference; a failure names the
-/// first wrong segment.
-bool validate(hl::Report& report, const std::string& what, const Batch& batch,
-              const std::vector<float>& expected) {
-  const std::vector<float> actual = batch.c.download();
-  const auto mismatch = hl::first_mismatch(expected, actual);
-  if (!mismatch) {
-    return report.check(what, true,
-                        std::to_string(batch.count) + " segments, " +
-                            std::to_string(actual.size()) + " elements match");
-  }
-  return report.check(what, false,
-                      "segment " + std::to_string(mismatch->index / batch.n) + ": " +
-                          hl::describe(*mismatch, actual.size()));
-}
-
-// =========================================================================================
-// The methods
-// =========================================================================================
-
-enum class Method { kIndividual, kGraph, kFused, kPersistent, kExtLaunch, kExtAnyOrder };
-
-const char* name(Method m) {
-  switch (m) {
-    case Method::kIndividual:
-      return "individual launches";
-    case Method::kGraph:
-      return "graph replay";
-    case Method::kFused:
-      return "one fused kernel";
-    case Method::kPersistent:
-      return "persistent kernel + queue";
-    case Method::kExtLaunch:
-      return "hipExtLaunchKernelGGL";
-    case Method::kExtAnyOrder:
-      return "hipExtLaunchKernelGGL, hipExtAnyOrderLaunch";
-  }
-  return "?";
-}
-
-std::vector<Method> methods() {
-  std::vector<Method> all = {Method::kIndividual, Method::kGraph, Method::kFused,
-                             Method::kPersistent};
-#if defined(__HIP_PLATFORM_AMD__)
-  all.push_back(Method::kExtLaunch);
-  all.push_back(Method::kExtAnyOrder);
-#endif
-  return all;
-}
-
-#if defined(__HIP_PLATFORM_AMD__)
-//! [ext_launch]
-// hip/hip_ext.h (AMD only):
-//   hipExtLaunchKernelGGL(kernel, grid, block, sharedMemBytes, stream,
-//                         startEvent, stopEvent, flags, args...)
-// There is no launch count: it is one launch, like hipLaunchKernelGGL. The events, when not
-// null, are recorded by the runtime around this kernel; `flags` = hipExtAnyOrderLaunch clears
-// the barrier bit of the kernel's AQL packet, so the packet processor need not wait for the
-// previous packet in the queue to finish before starting it. It wraps hipExtLaunchKernel and
-// discards that function's return value, so the error is read from hipGetLastError.
-void launch_individually_ext(const std::vector<Segment>& segments, unsigned int block,
-                             hipStream_t stream, unsigned int flags) {
-  for (const Segment& s : segments) {
-    hipExtLaunchKernelGGL(batch::add_segment, dim3(batch::blocks_for(s.n, block)), dim3(block), 0,
-                          stream, nullptr, nullptr, flags, s);
-    HIP_CHECK_LAUNCH();
-  }
-}
-//! [ext_launch]
-#endif
-
-/// Everything a method needs to run a batch once; enqueue() only enqueues.
-struct Runner {
-  Batch& batch;
-  const batch::Graph& graph;  // the batch's individual launches, captured
-  unsigned int block;
-  unsigned int persistent_grid;
-  hipStream_t stream;
-
-  void enqueue(Method m) const {
-    switch (m) {
-      case Method::kIndividual:
-        batch::launch_individually(batch.segments, block, stream);
-        break;
-      case Method::kGraph:
-        graph.launch(stream);
-        break;
-      case Method::kFused:
-        batch::launch_fused(batch.table.data(), batch.count, batch.n, block, stream);
-        break;
-      case Method::kPersistent:
-        batch::launch_persistent(batch.table.data(), batch.count, batch.counter.data(),
-                                 persistent_grid, block, stream);
-        break;
-#if defined(__HIP_PLATFORM_AMD__)
-      case Method::kExtLaunch:
-        launch_individually_ext(batch.segments, block, stream, 0);
-        break;
-      case Method::kExtAnyOrder:
-        launch_individually_ext(batch.segments, block, stream, hipExtAnyOrderLaunch);
-        break;
-#else
-      case Method::kExtLaunch:
-      case Method::kExtAnyOrder:
-        throw std::logic_error("hipExtLaunchKernelGGL is AMD-only");
-#endif
+// --check: one segment, sizes that catch the guards (1, 257, 4099), and more segments than the
+// persistent grid has blocks, so its blocks must go back to the queue. Else --count x --size.
+Shapes shapes_to_run(const hl::CommonOptions& options, unsigned int count,
+                     const Geometry& geometry) {
+  if (options.mode != hl::Mode::kCheck) return {{count, static_cast<std::size_t>(options.size)}};
+  Shapes shapes;
+  for (const unsigned int segments : {1u, 7u, 3 * geometry.persistent_grid + 1}) {
+    for (const std::size_t elements : {std::size_t{1}, std::size_t{257}, std::size_t{4099}}) {
+      shapes.push_back({segments, elements});
     }
   }
-};
-
-batch::Graph capture_batch(const Batch& b, unsigned int block, hipStream_t stream) {
-  return batch::Graph::capture(stream,
-                               [&] { batch::launch_individually(b.segments, block, stream); });
+  return shapes;
 }
 
-/// Times each method on the batch (output poisoned first, validated after) and returns the
-/// median milliseconds per batch, in the order of methods().
-std::vector<double> time_methods(hl::Report& report, Runner& run, const hl::TimingPlan& plan) {
+// Each method on a poisoned output, then checked. With a plan, also timed: the median ms per
+// batch of each method, in the order of kMethods; without one (--check), it runs once.
+std::vector<double> run_every_method(hl::Report& report, Batch& b, const Launcher& launcher,
+                                     const std::optional<hl::TimingPlan>& plan) {
   std::vector<double> medians;
-  for (const Method m : methods()) {
-    run.batch.c.poison();
-    const hl::Stats t = hl::time_on_stream(run.stream, plan, [&] { run.enqueue(m); });
-    validate(report,
-             std::string(name(m)) + ", " + std::to_string(run.batch.count) + " x " +
-                 std::to_string(run.batch.n),
-             run.batch, run.batch.expected);
-    medians.push_back(t.median);
+  for (const auto& m : batch::kMethods) {
+    b.c.poison();
+    if (plan) {
+      medians.push_back(
+          hl::time_on_stream(launcher.stream(), *plan, [&] { launcher.enqueue(m.method); }).median);
+    } else {
+      launcher.enqueue(m.method);
+      HIP_CHECK(hipStreamSynchronize(launcher.stream()));
+    }
+    batch::check_segments(report, hl::format("{}, {} x {}", m.name, b.count, b.n), b, b.expected);
   }
   return medians;
 }
 
-// =========================================================================================
-// 1. What a launch costs
-// =========================================================================================
-
-void launch_cost(hl::Report& report, unsigned int launches, const hl::TimingPlan& plan,
-                 hipStream_t stream) {
+// 1. An empty kernel leaves only its launch. The host issues launches more slowly than the GPU
+// runs empty kernels, so even the GPU clock measures the host's issue rate here; a graph issues
+// all its nodes with one call.
+void measure_launch_cost(hl::Report& report, unsigned int launches, const hl::TimingPlan& plan,
+                         hipStream_t stream) {
   const auto empty_launches = [&] {
     for (unsigned int i = 0; i < launches; ++i) {
       hipLaunchKernelGGL(batch::empty_kernel, dim3(1), dim3(1), 0, stream);
       HIP_CHECK_LAUNCH();
     }
   };
-  // GPU clock: from an event before the first launch to one after the last. The host issues
-  // launches more slowly than the GPU runs empty kernels, so this is the issue rate.
   const hl::Stats back_to_back = hl::time_on_stream(stream, plan, empty_launches);
-  // Host clock: issue them all and wait for the last one.
   const hl::Stats issue_and_wait = hl::time_wall(plan, [&] {
     empty_launches();
     HIP_CHECK(hipStreamSynchronize(stream));
   });
-  // A launch the host waits for before issuing the next: the full round trip.
+  // The host waits for each kernel before it launches the next: the whole round trip.
   const hl::Stats round_trip =
       hl::time_wall(hl::TimingPlan{plan.warmup, std::max(plan.repeats, 200)}, [&] {
         hipLaunchKernelGGL(batch::empty_kernel, dim3(1), dim3(1), 0, stream);
         HIP_CHECK_LAUNCH();
         HIP_CHECK(hipStreamSynchronize(stream));
       });
-  // The same launches recorded once as a graph and replayed with one call.
   const batch::Graph graph = batch::Graph::capture(stream, empty_launches);
   const hl::Stats replay = hl::time_on_stream(stream, plan, [&] { graph.launch(stream); });
 
-  const double per = 1000.0 / launches;  // ms per batch -> us per kernel
-  hl::Table table({"how", "clock", "us per kernel"});
-  table.add_row(
-      {"empty kernels, back to back", "GPU events", hl::fixed(back_to_back.median * per, 2)});
-  table.add_row(
-      {"empty kernels, issue all then wait", "host", hl::fixed(issue_and_wait.median * per, 2)});
-  table.add_row(
-      {"launch + synchronize, one at a time", "host", hl::fixed(round_trip.median * 1000.0, 2)});
-  table.add_row({"empty kernels as graph nodes, one replay", "GPU events",
-                 hl::fixed(replay.median * per, 2)});
-  report.table("launch_cost",
-               "What one launch costs (" + std::to_string(launches) + " empty kernels)", table);
-  report.measurement("empty_launch_us", back_to_back.median * per);
+  const double per_kernel = 1000.0 / launches;  // ms per run -> us per kernel
+  hl::ResultTable table("launch_cost",
+                        hl::format("What one launch costs ({} empty kernels)", launches),
+                        {{"how"}, {"clock"}, {"us per kernel", "", 2}});
+  table.row({"empty kernels, back to back", "GPU events", back_to_back.median * per_kernel});
+  table.row({"empty kernels, issue all then wait", "host", issue_and_wait.median * per_kernel});
+  table.row({"launch + synchronize, one at a time", "host", round_trip.median * 1000.0});
+  table.row({"empty kernels as graph nodes, one replay", "GPU events", replay.median * per_kernel});
+  report.table(table);
+  report.measurement("empty_launch_us", back_to_back.median * per_kernel);
   report.measurement("launch_sync_round_trip_us", round_trip.median * 1000.0);
-  report.measurement("graph_node_us", replay.median * per);
+  report.measurement("graph_node_us", replay.median * per_kernel);
 }
 
-// =========================================================================================
-// 3. New inputs for an instantiated graph, without capturing it again
-// =========================================================================================
+// 2. The same batch every way. The graph turns --count launch calls into one; fusion and the
+// persistent kernel turn --count kernels into one, which is why their speed-ups are larger.
+// The two hipExtLaunchKernelGGL methods (AMD) still launch once per segment: hip_ext.h notes
+// that hipExtAnyOrderLaunch "is not supported on AMD GFX9xx boards" (kernels.hpp says more).
+void compare_methods(hl::Report& report, Batch& b, const Launcher& launcher,
+                     const std::optional<hl::TimingPlan>& plan, const SpeedChecks& checks) {
+  const std::vector<double> ms = run_every_method(report, b, launcher, plan);
+  if (ms.empty()) return;  // --check: correctness only
+  hl::ResultTable table("methods", hl::format("{} x vectorAdd({})", b.count, b.n),
+                        {{"method"},
+                         {"host API calls"},
+                         {"median", "us", 1},
+                         {"us per kernel", "", 3},
+                         {"x individual", "", 2}});
+  for (std::size_t i = 0; i < ms.size(); ++i) {
+    const auto& m = batch::kMethods[i];
+    table.row({m.name, m.host_calls == 0 ? b.count : m.host_calls, ms[i] * 1000.0,
+               ms[i] * 1000.0 / b.count, ms[0] / ms[i]});
+    report.measurement(hl::format("batch_us.{}", m.name), ms[i] * 1000.0);
+  }
+  report.table(table);
+  report.speed(checks.graph, ms[0] / ms[1]);
+  report.speed(checks.fused, ms[0] / ms[2]);
+  report.speed(checks.persistent, ms[0] / ms[3]);
+  report.summary(hl::format(
+      "{} x vectorAdd({}): launches {:.0} us, graph {:.0} us ({:.1}x), fused {:.0} us ({:.0}x), "
+      "persistent {:.0} us ({:.0}x)",
+      b.count, b.n, ms[0] * 1000.0, ms[1] * 1000.0, ms[0] / ms[1], ms[2] * 1000.0, ms[0] / ms[2],
+      ms[3] * 1000.0, ms[0] / ms[3]));
+}
 
 //! [update_graph]
 // Every kernel node of the captured graph gets the segment of the second inputs at the same
@@ -297,247 +192,157 @@ void point_graph_at(const batch::Graph& graph, const Batch& b, const float* a2, 
 }
 //! [update_graph]
 
-void update_without_recapture(hl::Report& report, Batch& b, unsigned int block,
-                              const hl::TimingPlan& plan, hipStream_t stream, std::uint64_t seed,
-                              bool timed) {
-  const batch::Graph graph = capture_batch(b, block, stream);
-  std::vector<float> ha(b.total()), hb(b.total()), expected(b.total());
-  hl::fill_uniform(ha, seed + 10);
-  hl::fill_uniform(hb, seed + 11);
-  for (std::size_t i = 0; i < b.total(); ++i) expected[i] = ha[i] + hb[i];
-  hl::DeviceBuffer<float> a2(b.total()), b2(b.total());
-  a2.upload(ha);
-  b2.upload(hb);
-
-  point_graph_at(graph, b, a2.data(), b2.data());
+// 3. A graph of its own (the launcher's stays as captured) gets the inputs of a second batch
+// of the same shape, is replayed and checked against that batch's reference. Timed, the update
+// is set against what it saves: a new capture and instantiation.
+void update_graph_inputs(hl::Report& report, Batch& b, const Launcher& launcher, std::uint64_t seed,
+                         const std::optional<hl::TimingPlan>& plan) {
+  const hipStream_t stream = launcher.stream();
+  const batch::Graph graph = launcher.capture();
+  const Batch second(b.count, b.n, seed + 10);
+  point_graph_at(graph, b, second.a.data(), second.b.data());
   b.c.poison();
   graph.launch(stream);
   HIP_CHECK(hipStreamSynchronize(stream));
-  validate(report,
-           "graph replay after hipGraphExecKernelNodeSetParams (second inputs), " +
-               std::to_string(b.count) + " x " + std::to_string(b.n),
-           b, expected);
-  if (!timed) return;
+  const std::string what = "graph replay after hipGraphExecKernelNodeSetParams (second inputs)";
+  batch::check_segments(report, hl::format("{}, {} x {}", what, b.count, b.n), b, second.expected);
+  if (!plan) return;
 
-  // Host clock: updating every node against capturing and instantiating a new graph.
-  const hl::TimingPlan few{1, std::min(plan.repeats, 5)};
+  const hl::TimingPlan few{1, std::min(plan->repeats, 5)};  // host clock; captures are slow
   const hl::Stats update =
-      hl::time_wall(few, [&] { point_graph_at(graph, b, a2.data(), b2.data()); });
-  const hl::Stats recapture = hl::time_wall(few, [&] { (void)capture_batch(b, block, stream); });
-  hl::Table table({"how", "host ms", "us per node"});
-  table.add_row({"hipGraphExecKernelNodeSetParams on every node", hl::fixed(update.median, 3),
-                 hl::fixed(update.median * 1000.0 / b.count, 2)});
-  table.add_row({"capture + instantiate a new graph", hl::fixed(recapture.median, 3),
-                 hl::fixed(recapture.median * 1000.0 / b.count, 2)});
-  report.table("graph_update", "New inputs for " + std::to_string(b.count) + " graph nodes", table);
+      hl::time_wall(few, [&] { point_graph_at(graph, b, second.a.data(), second.b.data()); });
+  const hl::Stats recapture = hl::time_wall(few, [&] { (void)launcher.capture(); });
+  hl::ResultTable table("graph_update", hl::format("New inputs for {} graph nodes", b.count),
+                        {{"how"}, {"host", "ms", 3}, {"us per node", "", 2}});
+  table.row({"hipGraphExecKernelNodeSetParams on every node", update.median,
+             update.median * 1000.0 / b.count});
+  table.row(
+      {"capture + instantiate a new graph", recapture.median, recapture.median * 1000.0 / b.count});
+  report.table(table);
 }
 
+// 4. hipExtLaunchKernelGGL records its start/stop events for the kernel itself; hip_ext.h
+// warns that HIP "actually updates the start event when the associated kernel completes", so
+// the lesson shows what the pair measures next to hipEventRecord around a plain launch.
+void show_ext_launch_events(hl::Report& report, const Batch& b, const Geometry& geometry,
+                            hipStream_t stream, bool timed) {
 #if defined(__HIP_PLATFORM_AMD__)
-// =========================================================================================
-// 4. hipExtLaunchKernelGGL's start and stop events (AMD)
-// =========================================================================================
-void ext_events(hl::Report& report, Batch& b, unsigned int block, hipStream_t stream) {
+  if (!timed) return;
   const Segment s = b.segments[0];
+  const dim3 grid(batch::blocks_for(s.n, geometry.block));
   hl::GpuEvent start, stop, before, after;
-  hipExtLaunchKernelGGL(batch::add_segment, dim3(batch::blocks_for(s.n, block)), dim3(block), 0,
-                        stream, start.get(), stop.get(), 0, s);
+  hipExtLaunchKernelGGL(batch::add_segment, grid, dim3(geometry.block), 0, stream, start.get(),
+                        stop.get(), 0, s);
   HIP_CHECK_LAUNCH();
   before.record(stream);
-  hipLaunchKernelGGL(batch::add_segment, dim3(batch::blocks_for(s.n, block)), dim3(block), 0,
-                     stream, s);
+  hipLaunchKernelGGL(batch::add_segment, grid, dim3(geometry.block), 0, stream, s);
   HIP_CHECK_LAUNCH();
   after.record(stream);
   after.synchronize();
-  hl::Table table({"events", "ms"});
-  table.add_row(
-      {"start/stop passed to hipExtLaunchKernelGGL", hl::fixed(stop.milliseconds_since(start), 4)});
-  table.add_row({"hipEventRecord before and after hipLaunchKernelGGL",
-                 hl::fixed(after.milliseconds_since(before), 4)});
-  report.table("ext_events", "One segment's kernel, timed two ways", table);
-}
+  hl::ResultTable table("ext_events", "One segment's kernel, timed two ways",
+                        {{"events"}, {"ms", "", 4}});
+  table.row({"start/stop passed to hipExtLaunchKernelGGL", stop.milliseconds_since(start)});
+  table.row(
+      {"hipEventRecord before and after hipLaunchKernelGGL", after.milliseconds_since(before)});
+  report.table(table);
+#else
+  (void)b, (void)geometry, (void)stream, (void)timed;
+  const std::string reason =
+      "hipExtLaunchKernelGGL and hipExtAnyOrderLaunch are AMD-only (hip/hip_ext.h); "
+      "CUDA has no launch with attached start/stop events or an any-order flag";
+  report.note("check   skip  hipExtLaunchKernelGGL: " + reason);
+  report.fact("skipped: hipExtLaunchKernelGGL", reason);
 #endif
+}
 
-// =========================================================================================
-// 5. The sweep over the batch size
-// =========================================================================================
-
-void sweep(hl::Report& report, const std::set<unsigned int>& counts, std::size_t n,
-           unsigned int block, unsigned int persistent_grid, const hl::TimingPlan& plan,
-           hipStream_t stream, std::uint64_t seed) {
-  hl::Table table({"segments", "method", "median us", "us per kernel", "x individual"});
-  for (const unsigned int count : counts) {
-    std::size_t free_bytes = 0, total_bytes = 0;
-    HIP_CHECK(hipMemGetInfo(&free_bytes, &total_bytes));
-    if (static_cast<double>(batch_bytes(count, n)) > 0.9 * static_cast<double>(free_bytes)) {
-      std::cout << "sweep: " << count << " segments of " << n << " elements do not fit; left out\n";
+// 5. Where the launch cost stops mattering: every method over batch sizes, each batch checked.
+void sweep_batch_sizes(hl::Report& report, unsigned int count, std::size_t n,
+                       const Geometry& geometry, const hl::TimingPlan& plan, hipStream_t stream,
+                       std::uint64_t seed) {
+  std::set<unsigned int> counts = {1, 10, 100, 1000, 10000};
+  counts.insert(count);
+  hl::ResultTable table("sweep", hl::format("Batch size sweep, segments of {} elements", n),
+                        {{"segments"},
+                         {"method"},
+                         {"median", "us", 1},
+                         {"us per kernel", "", 3},
+                         {"x individual", "", 2}});
+  for (const unsigned int segments : counts) {
+    if (!Batch::fits(segments, n)) {
+      report.note(
+          hl::format("sweep: {} segments of {} elements do not fit; left out", segments, n));
       continue;
     }
-    Batch b(count, n, seed);
-    const batch::Graph graph = capture_batch(b, block, stream);
-    Runner run{b, graph, block, persistent_grid, stream};
-    const std::vector<double> ms = time_methods(report, run, plan);
-    const std::vector<Method> all = methods();
-    for (std::size_t i = 0; i < all.size(); ++i) {
-      table.add_row({std::to_string(count), name(all[i]), hl::fixed(ms[i] * 1000.0, 1),
-                     hl::fixed(ms[i] * 1000.0 / count, 3), hl::fixed(ms[0] / ms[i], 2)});
+    Batch b(segments, n, seed);
+    const Launcher launcher(b, geometry, stream);
+    const std::vector<double> ms = run_every_method(report, b, launcher, plan);
+    for (std::size_t i = 0; i < ms.size(); ++i) {
+      table.row({segments, batch::kMethods[i].name, ms[i] * 1000.0, ms[i] * 1000.0 / segments,
+                 ms[0] / ms[i]});
     }
   }
-  report.table("sweep", "Batch size sweep, segments of " + std::to_string(n) + " elements", table);
+  report.table(table);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::int64_t count_option = 1000;
-  std::int64_t block_option = 256;
-  double min_graph = 1.5;
-  double min_fused = 20.0;
-  double min_persistent = 10.0;
   hl::LessonCli cli("lesson07_batch_launch",
                     "Lesson 07: launch many small kernels as launches, a graph, one fused kernel, "
                     "or a persistent kernel",
                     4096, std::int64_t{1} << 28);
+  std::int64_t count_option = 1000;
   cli.add_count("--count", count_option, "Segments in the batch (one small kernel each)", 1,
                 100000);
-  cli.add_count("--block", block_option, "Threads per block (a multiple of the warp size)", 1,
-                1024);
-  cli.add_number("--min-graph-speedup", min_graph,
-                 "Speed check: individual launches time / graph replay time must reach this", 0.0,
-                 1e6);
-  cli.add_number("--min-fused-speedup", min_fused,
-                 "Speed check: individual launches time / fused kernel time must reach this", 0.0,
-                 1e6);
-  cli.add_number("--min-persistent-speedup", min_persistent,
-                 "Speed check: individual launches time / persistent kernel time must reach this",
-                 0.0, 1e6);
+  std::int64_t block_option = 256;
+  cli.add_block_size(block_option, hl::BlockRule::kWholeWarps);
+  const SpeedChecks checks{
+      cli.add_speed_check(hl::at_least("individual launches / graph replay", "--min-graph-speedup",
+                                       HIP_LESSONS_07_MIN_GRAPH_SPEEDUP)),
+      cli.add_speed_check(hl::at_least("individual launches / one fused kernel",
+                                       "--min-fused-speedup", HIP_LESSONS_07_MIN_FUSED_SPEEDUP)),
+      cli.add_speed_check(hl::at_least("individual launches / persistent kernel",
+                                       "--min-persistent-speedup",
+                                       HIP_LESSONS_07_MIN_PERSISTENT_SPEEDUP))};
 
   return hl::run_lesson(cli, argc, argv, [&](hl::Report& report) {
     const hl::CommonOptions& options = cli.options();
-    // Every GPU's warp size is a multiple of 32, so this much is known before opening one.
-    if (block_option % 32 != 0) {
-      throw hl::UsageError("--block " + std::to_string(block_option) +
-                           " is not a multiple of 32; block sizes must be whole warps (32 threads "
-                           "on NVIDIA and RDNA, 64 on GCN and CDNA)");
-    }
-    const hl::Device device = hl::open_device(options.device);
-    hl::describe_device(report, device);
-    if (block_option % device.warp_size() != 0) {
-      throw hl::UsageError("--block " + std::to_string(block_option) +
-                           " is not a multiple of this device's " + hl::kWarpName + " size " +
-                           std::to_string(device.warp_size()));
-    }
-    if (block_option > device.props.maxThreadsPerBlock) {
-      throw hl::UsageError("--block " + std::to_string(block_option) +
-                           " is above this device's limit of " +
-                           std::to_string(device.props.maxThreadsPerBlock) + " threads per block");
-    }
-    const auto block = static_cast<unsigned int>(block_option);
     const auto count = static_cast<unsigned int>(count_option);
     const auto n = static_cast<std::size_t>(options.size);
-    // The batch and the second inputs of the graph update (the sweep checks its own sizes).
-    hl::require_device_memory(
-        batch_bytes(count, n) + 2 * static_cast<std::size_t>(count) * n * sizeof(float),
-        "--count " + std::to_string(count) + " x --size " + std::to_string(n));
-    const unsigned int persistent_grid = batch::persistent_grid(block, device.compute_units());
-    std::cout << device.name() << ": block " << block << ", persistent grid " << persistent_grid
-              << " (" << persistent_grid / device.compute_units() << " resident blocks per "
-              << hl::kComputeUnitName << ")\n";
+    const hl::Device device = hl::open_device(options.device);
+    const unsigned int block =
+        hl::checked_block_size(device, block_option, hl::BlockRule::kWholeWarps);
+    // The batch and the second batch of the graph update (the sweep checks its own sizes).
+    hl::require_device_memory(2 * Batch::bytes(count, n),
+                              hl::format("--count {} x --size {}", count, n));
+    const Geometry geometry{block, batch::persistent_grid(block, device.compute_units())};
+    hl::describe_device(report, device);
     report.fact("segments", count);
-    report.fact("segment_elements", static_cast<double>(n));
+    report.fact("segment_elements", n);
+    report.note(hl::format("{}: block {}, persistent grid {} ({} resident blocks per {})",
+                           device.name(), block, geometry.persistent_grid,
+                           geometry.persistent_grid / device.compute_units(),
+                           hl::kComputeUnitName));
     hl::GpuStream stream;
-    const hl::TimingPlan plan{3, options.repeat};
+    const auto plan =
+        options.timed() ? std::make_optional(hl::TimingPlan{3, options.repeat}) : std::nullopt;
 
-#if !defined(__HIP_PLATFORM_AMD__)
-    const std::string ext_skip =
-        "hipExtLaunchKernelGGL and hipExtAnyOrderLaunch are AMD-only (hip/hip_ext.h); "
-        "CUDA has no launch with attached start/stop events or an any-order flag";
-    std::cout << "check   skip  hipExtLaunchKernelGGL: " << ext_skip << '\n';
-    report.fact("skipped: hipExtLaunchKernelGGL", ext_skip);
-#endif
-
-    if (options.check) {
-      // Every method and the graph update on random inputs: one segment, odd sizes that catch
-      // guards, and more segments than the persistent grid has blocks.
-      for (const unsigned int segments : {1u, 7u, 3 * persistent_grid + 1}) {
-        for (const std::size_t elements : {std::size_t{1}, std::size_t{257}, std::size_t{4099}}) {
-          Batch b(segments, elements, options.seed);
-          const batch::Graph graph = capture_batch(b, block, stream);
-          const Runner run{b, graph, block, persistent_grid, stream};
-          for (const Method m : methods()) {
-            b.c.poison();
-            run.enqueue(m);
-            HIP_CHECK(hipStreamSynchronize(stream));
-            validate(report,
-                     std::string(name(m)) + ", " + std::to_string(segments) + " x " +
-                         std::to_string(elements),
-                     b, b.expected);
-          }
-          update_without_recapture(report, b, block, plan, stream, options.seed, false);
-        }
-      }
+    if (plan) measure_launch_cost(report, count, *plan, stream);  // 1.
+    std::unique_ptr<Batch> b;  // the last shape run; step 4 launches one of its segments
+    for (const auto& [segments, elements] : shapes_to_run(options, count, geometry)) {
+      b.reset();  // free the previous shape first
+      b = std::make_unique<Batch>(segments, elements, options.seed);
+      const Launcher launcher(*b, geometry, stream);
+      compare_methods(report, *b, launcher, plan, checks);            // 2.
+      update_graph_inputs(report, *b, launcher, options.seed, plan);  // 3.
+    }
+    show_ext_launch_events(report, *b, geometry, stream, options.timed());  // 4.
+    if (options.mode == hl::Mode::kTour) {
+      sweep_batch_sizes(report, count, n, geometry, *plan, stream, options.seed);  // 5.
+    }
+    if (!plan) {
       report.summary(report.failures() == 0 ? "every method correct on every segment"
                                             : "checks failed");
-      return;
     }
-
-    // --- 1. Launch cost --------------------------------------------------------------------
-    launch_cost(report, count, plan, stream);
-
-    // --- 2. The batch, four ways -----------------------------------------------------------
-    Batch b(count, n, options.seed);
-    const batch::Graph graph = capture_batch(b, block, stream);
-    Runner run{b, graph, block, persistent_grid, stream};
-    const std::vector<double> ms = time_methods(report, run, plan);
-    const std::vector<Method> all = methods();
-    hl::Table table({"method", "host API calls", "median us", "us per kernel", "x individual"});
-    for (std::size_t i = 0; i < all.size(); ++i) {
-      const std::string calls = all[i] == Method::kGraph || all[i] == Method::kFused ? "1"
-                                : all[i] == Method::kPersistent ? "2 (memset + launch)"
-                                                                : std::to_string(count);
-      table.add_row({name(all[i]), calls, hl::fixed(ms[i] * 1000.0, 1),
-                     hl::fixed(ms[i] * 1000.0 / count, 3), hl::fixed(ms[0] / ms[i], 2)});
-      report.measurement(std::string("batch_us.") + name(all[i]), ms[i] * 1000.0);
-    }
-    report.table("methods", std::to_string(count) + " x vectorAdd(" + std::to_string(n) + ")",
-                 table);
-
-    // --- 3. Graph update -------------------------------------------------------------------
-    update_without_recapture(report, b, block, plan, stream, options.seed, true);
-
-    // --- 4. AMD's extended launch ------------------------------------------------------------
-#if defined(__HIP_PLATFORM_AMD__)
-    ext_events(report, b, block, stream);
-#endif
-
-    // --- 5. Sweep (tour only) --------------------------------------------------------------
-    if (!options.speed_check) {
-      std::set<unsigned int> counts = {1, 10, 100, 1000, 10000};
-      counts.insert(count);
-      sweep(report, counts, n, block, persistent_grid, plan, stream, options.seed);
-    }
-
-    const double graph_speedup = ms[0] / ms[1];
-    const double fused_speedup = ms[0] / ms[2];
-    const double persistent_speedup = ms[0] / ms[3];
-    std::cout << '\n';
-    if (options.speed_check) {
-      report.check_ratio_at_least("individual launches / graph replay", graph_speedup, min_graph);
-      report.check_ratio_at_least("individual launches / one fused kernel", fused_speedup,
-                                  min_fused);
-      report.check_ratio_at_least("individual launches / persistent kernel", persistent_speedup,
-                                  min_persistent);
-    } else {
-      std::cout << "speed-ups over individual launches: graph " << hl::fixed(graph_speedup, 2)
-                << " (the speed test requires >= " << hl::fixed(min_graph, 2) << "), fused "
-                << hl::fixed(fused_speedup, 1) << " (>= " << hl::fixed(min_fused, 1)
-                << "), persistent " << hl::fixed(persistent_speedup, 1)
-                << " (>= " << hl::fixed(min_persistent, 1) << ")\n";
-    }
-    report.summary(std::to_string(count) + " x vectorAdd(" + std::to_string(n) + "): launches " +
-                   hl::fixed(ms[0] * 1000.0, 0) + " us, graph " + hl::fixed(ms[1] * 1000.0, 0) +
-                   " us (" + hl::fixed(graph_speedup, 1) + "x), fused " +
-                   hl::fixed(ms[2] * 1000.0, 0) + " us (" + hl::fixed(fused_speedup, 0) +
-                   "x), persistent " + hl::fixed(ms[3] * 1000.0, 0) + " us (" +
-                   hl::fixed(persistent_speedup, 0) + "x)");
   });
 }

@@ -1,0 +1,172 @@
+/// \file lessons/07_batch_launch/batch.hpp
+/// \brief The batch of lesson 07 on the device, and every launch method by name.
+///
+/// main.hip checks and times the batch, bench.hip sweeps it; both build it and run its methods
+/// through this file, so each keeps to what it measures.
+#pragma once
+
+#include <hip/hip_runtime.h>
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "hip_lessons/buffers.hpp"
+#include "hip_lessons/format.hpp"
+#include "hip_lessons/hip_check.hpp"
+#include "hip_lessons/report.hpp"
+#include "hip_lessons/validation.hpp"
+#include "kernels.hpp"
+
+namespace batch {
+
+/// `count` segments of `n` elements: seeded random inputs, the host reference a + b, the
+/// output, and the segment table that the fused and persistent kernels read.
+struct Batch {
+  unsigned int count;
+  std::size_t n;
+  std::vector<float> expected;  // a + b
+  hip_lessons::DeviceBuffer<float> a, b, c;
+  std::vector<Segment> segments;             // for the per-segment launches
+  hip_lessons::DeviceBuffer<Segment> table;  // the same, for the fused and persistent kernels
+  hip_lessons::DeviceBuffer<unsigned int> counter;  // the persistent kernel's queue head
+
+  Batch(unsigned int segment_count, std::size_t elements, std::uint64_t seed)
+      : count(segment_count),
+        n(elements),
+        expected(total()),
+        a(total()),
+        b(total()),
+        c(total()),
+        segments(segment_count),
+        table(segment_count),
+        counter(1) {
+    std::vector<float> ha(total()), hb(total());
+    hip_lessons::fill_uniform(ha, seed);
+    hip_lessons::fill_uniform(hb, seed + 1);
+    for (std::size_t i = 0; i < total(); ++i) expected[i] = ha[i] + hb[i];
+    a.upload(ha);
+    b.upload(hb);
+    for (unsigned int k = 0; k < count; ++k) {
+      const std::size_t offset = static_cast<std::size_t>(k) * n;
+      segments[k] = Segment{a.data() + offset, b.data() + offset, c.data() + offset, n};
+    }
+    table.upload(segments);
+  }
+  std::size_t total() const { return static_cast<std::size_t>(count) * n; }
+
+  /// Device memory a batch of \p segment_count x \p elements takes (inputs, output, table).
+  static std::size_t bytes(unsigned int segment_count, std::size_t elements) {
+    return (3 * elements * sizeof(float) + sizeof(Segment)) * segment_count;
+  }
+  /// Whether such a batch fits in 90% of the device memory free now.
+  static bool fits(unsigned int segment_count, std::size_t elements) {
+    std::size_t free_bytes = 0, total_bytes = 0;
+    HIP_CHECK(hipMemGetInfo(&free_bytes, &total_bytes));
+    return static_cast<double>(bytes(segment_count, elements)) <=
+           0.9 * static_cast<double>(free_bytes);
+  }
+};
+
+/// Compares every element of every segment of \p work's output with \p expected and records
+/// the check \p what; a failure names the first wrong segment, so a queue that skipped one, or
+/// a graph node aimed at the wrong one, shows at once.
+inline bool check_segments(hip_lessons::Report& report, const std::string& what, const Batch& work,
+                           const std::vector<float>& expected) {
+  const std::vector<float> actual = work.c.download();
+  const std::optional<hip_lessons::Mismatch> wrong = hip_lessons::first_mismatch(expected, actual);
+  if (!wrong) {
+    return report.check(
+        what, true,
+        hip_lessons::format("{} segments, {} elements match", work.count, actual.size()));
+  }
+  return report.check(what, false,
+                      hip_lessons::format("segment {}: {}", wrong->index / work.n,
+                                          hip_lessons::describe(*wrong, actual.size())));
+}
+
+/// The ways the lesson launches a batch.
+enum class Method { kIndividual, kGraph, kFused, kPersistent, kExtLaunch, kExtAnyOrder };
+
+/// A method as the tables show it.
+struct MethodInfo {
+  Method method;
+  const char* name;
+  unsigned int host_calls;  ///< host API calls per batch; 0 means one per segment
+};
+
+/// Every method this build can run, individual launches (the baseline of every ratio) first.
+inline constexpr MethodInfo kMethods[] = {
+    {Method::kIndividual, "individual launches", 0},
+    {Method::kGraph, "graph replay", 1},
+    {Method::kFused, "one fused kernel", 1},
+    {Method::kPersistent, "persistent kernel + queue", 2},  // memset of the counter + launch
+#if defined(__HIP_PLATFORM_AMD__)
+    {Method::kExtLaunch, "hipExtLaunchKernelGGL", 0},
+    {Method::kExtAnyOrder, "hipExtLaunchKernelGGL, hipExtAnyOrderLaunch", 0},
+#endif
+};
+static_assert(kMethods[0].method == Method::kIndividual && kMethods[1].method == Method::kGraph &&
+                  kMethods[2].method == Method::kFused && kMethods[3].method == Method::kPersistent,
+              "the speed checks read the four portable methods first, in this order");
+
+/// The block size and the persistent kernel's grid: how every batch of a run is launched.
+struct Geometry {
+  unsigned int block;
+  unsigned int persistent_grid;
+};
+
+/// Runs one batch by any method on one stream. The graph of the batch's individual launches is
+/// captured here, once, so enqueue() only enqueues.
+class Launcher {
+ public:
+  Launcher(const Batch& work, const Geometry& geometry, hipStream_t stream)
+      : batch_(work),
+        block_(geometry.block),
+        persistent_grid_(geometry.persistent_grid),
+        stream_(stream),
+        graph_(capture()) {}
+
+  /// Records the batch's individual launches as a new graph and instantiates it (nothing runs).
+  Graph capture() const {
+    return Graph::capture(stream_, [&] { launch_individually(batch_.segments, block_, stream_); });
+  }
+
+  void enqueue(Method method) const {
+    switch (method) {
+      case Method::kIndividual:
+        return launch_individually(batch_.segments, block_, stream_);
+      case Method::kGraph:
+        return graph_.launch(stream_);
+      case Method::kFused:
+        return launch_fused(batch_.table.data(), batch_.count, batch_.n, block_, stream_);
+      case Method::kPersistent:
+        return launch_persistent(batch_.table.data(), batch_.count, batch_.counter.data(),
+                                 persistent_grid_, block_, stream_);
+#if defined(__HIP_PLATFORM_AMD__)
+      case Method::kExtLaunch:
+        return launch_individually_ext(batch_.segments, block_, stream_, 0);
+      case Method::kExtAnyOrder:
+        return launch_individually_ext(batch_.segments, block_, stream_, hipExtAnyOrderLaunch);
+#else
+      case Method::kExtLaunch:
+      case Method::kExtAnyOrder:
+        break;
+#endif
+    }
+    throw std::logic_error("this method does not exist on this platform");
+  }
+
+  hipStream_t stream() const { return stream_; }
+
+ private:
+  const Batch& batch_;
+  unsigned int block_;
+  unsigned int persistent_grid_;
+  hipStream_t stream_;
+  Graph graph_;
+};
+
+}  // namespace batch
