@@ -9,102 +9,69 @@
 #include "hip_lessons/bench.hpp"
 #include "hip_lessons/buffers.hpp"
 #include "hip_lessons/device.hpp"
+#include "hip_lessons/streams.hpp"
 #include "hip_lessons/validation.hpp"
 #include "kernels.hpp"
 
 namespace hl = hip_lessons;
+using occupancy::Kernel;
 
 namespace {
 
 /// How a case chooses its grid.
 enum class Grid { kOccupancy, kOneBlockPerCu, kOneElementPerThread };
 
-unsigned int grid_for(Grid rule, const void* kernel, const hl::Device& device, int block,
-                      std::size_t n) {
-  switch (rule) {
-    case Grid::kOccupancy:
-      return static_cast<unsigned int>(occupancy::max_active_blocks(kernel, block, 0) *
-                                       device.compute_units());
-    case Grid::kOneBlockPerCu:
-      return static_cast<unsigned int>(device.compute_units());
-    case Grid::kOneElementPerThread:
-      return static_cast<unsigned int>((n + block - 1) / block);
-  }
-  return 1;
-}
-
-constexpr std::size_t kTriadElements = std::size_t{1} << 26;
-constexpr std::size_t kChainElements = std::size_t{1} << 22;
-
-void triad_case(benchmark::State& state, Grid rule) {
+/// \p kernel at state.range(0) threads per block: the triad on 2^26 elements (memory-bound),
+/// the FMA chain on 2^22 (compute-bound).
+void kernel_case(benchmark::State& state, Kernel kernel, Grid rule) {
   const auto block = static_cast<int>(state.range(0));
   const hl::Device device = hl::open_device(0);
   if (block % device.warp_size() != 0 || block > device.props.maxThreadsPerBlock) {
     state.SkipWithError("block size not usable on this device");
     return;
   }
-  const std::size_t n = kTriadElements;
-  hl::DeviceBuffer<float> b(n), c(n), a(n);
-  std::vector<float> host(n);
-  hl::fill_uniform(host, 1);
-  b.upload(host);
-  c.upload(host);
-  hl::GpuStream stream;
-  const unsigned int grid = grid_for(rule, occupancy::triad_address(), device, block, n);
-  hl::time_iterations(state, stream, [&] {
-    occupancy::launch_triad(grid, static_cast<unsigned int>(block), 0, stream, b.data(), c.data(),
-                            a.data(), n);
-  });
-  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * 3 * n * sizeof(float)));
-  state.counters["grid"] = grid;
-}
-
-void fma_chain_case(benchmark::State& state, Grid rule) {
-  const auto block = static_cast<int>(state.range(0));
-  const hl::Device device = hl::open_device(0);
-  if (block % device.warp_size() != 0 || block > device.props.maxThreadsPerBlock) {
-    state.SkipWithError("block size not usable on this device");
-    return;
-  }
-  const std::size_t n = kChainElements;
-  hl::DeviceBuffer<float> x(n), y(n);
+  const bool triad = kernel == Kernel::kTriad;
+  const std::size_t n = std::size_t{1} << (triad ? 26 : 22);
+  hl::DeviceBuffer<float> x(n), c(triad ? n : 0), y(n);
   std::vector<float> host(n);
   hl::fill_uniform(host, 1);
   x.upload(host);
+  if (triad) c.upload(host);
+  const int cus = device.compute_units();
+  const auto grid = static_cast<unsigned int>(
+      rule == Grid::kOccupancy       ? occupancy::max_active_blocks(kernel, block) * cus
+      : rule == Grid::kOneBlockPerCu ? cus
+                                     : static_cast<int>((n + block - 1) / block));
   hl::GpuStream stream;
-  const unsigned int grid =
-      grid_for(rule, occupancy::address(occupancy::Unary::kFmaChain), device, block, n);
   hl::time_iterations(state, stream, [&] {
-    occupancy::launch_unary(occupancy::Unary::kFmaChain, grid, static_cast<unsigned int>(block),
-                            stream, x.data(), y.data(), n);
+    occupancy::launch(kernel, grid, static_cast<unsigned int>(block), 0, stream, x.data(), c.data(),
+                      y.data(), n);
   });
   state.counters["grid"] = grid;
-  state.counters["FLOP/s"] =
-      benchmark::Counter(occupancy::kChainFlopsPerElement * static_cast<double>(n),
-                         benchmark::Counter::kIsIterationInvariantRate);
+  if (triad) {
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * 3 * n * sizeof(float)));
+  } else {
+    state.counters["FLOP/s"] =
+        benchmark::Counter(occupancy::kChainFlopsPerElement * static_cast<double>(n),
+                           benchmark::Counter::kIsIterationInvariantRate);
+  }
+}
+
+void triad_case(benchmark::State& state, Grid rule) { kernel_case(state, Kernel::kTriad, rule); }
+void fma_chain_case(benchmark::State& state, Grid rule) {
+  kernel_case(state, Kernel::kFmaChain, rule);
+}
+void block_sizes(benchmark::internal::Benchmark* b) {
+  b->RangeMultiplier(2)->Range(64, 1024)->UseManualTime();
 }
 
 }  // namespace
 
-BENCHMARK_CAPTURE(triad_case, occupancy_grid, Grid::kOccupancy)
-    ->RangeMultiplier(2)
-    ->Range(64, 1024)
-    ->UseManualTime();
-BENCHMARK_CAPTURE(triad_case, one_block_per_cu, Grid::kOneBlockPerCu)
-    ->RangeMultiplier(2)
-    ->Range(64, 1024)
-    ->UseManualTime();
+BENCHMARK_CAPTURE(triad_case, occupancy_grid, Grid::kOccupancy)->Apply(block_sizes);
+BENCHMARK_CAPTURE(triad_case, one_block_per_cu, Grid::kOneBlockPerCu)->Apply(block_sizes);
 BENCHMARK_CAPTURE(triad_case, one_element_per_thread, Grid::kOneElementPerThread)
-    ->RangeMultiplier(2)
-    ->Range(64, 1024)
-    ->UseManualTime();
-BENCHMARK_CAPTURE(fma_chain_case, occupancy_grid, Grid::kOccupancy)
-    ->RangeMultiplier(2)
-    ->Range(64, 1024)
-    ->UseManualTime();
-BENCHMARK_CAPTURE(fma_chain_case, one_block_per_cu, Grid::kOneBlockPerCu)
-    ->RangeMultiplier(2)
-    ->Range(64, 1024)
-    ->UseManualTime();
+    ->Apply(block_sizes);
+BENCHMARK_CAPTURE(fma_chain_case, occupancy_grid, Grid::kOccupancy)->Apply(block_sizes);
+BENCHMARK_CAPTURE(fma_chain_case, one_block_per_cu, Grid::kOneBlockPerCu)->Apply(block_sizes);
 
 int main(int argc, char** argv) { return hl::benchmark_main(argc, argv); }

@@ -140,73 +140,57 @@ __global__ void __launch_bounds__(kBoundedBlock, kLaunchBoundsHint)
 
 // --- Launching ------------------------------------------------------------------------------
 
-/// The kernels of this lesson that map one input array to one output array.
-enum class Unary { kFmaChain, kRegistersUnbounded, kRegistersBounded };
+/// The kernels of this lesson: the triad reads x and c, the others map x to y.
+enum class Kernel { kTriad, kFmaChain, kRegistersUnbounded, kRegistersBounded };
 
-inline const char* name(Unary kernel) {
-  switch (kernel) {
-    case Unary::kFmaChain:
-      return "fma_chain";
-    case Unary::kRegistersUnbounded:
-      return "registers_unbounded";
-    case Unary::kRegistersBounded:
-      return "registers_bounded";
-  }
-  return "?";
+inline const char* name(Kernel kernel) {
+  const char* const names[] = {"triad", "fma_chain", "registers_unbounded", "registers_bounded"};
+  return names[static_cast<int>(kernel)];
 }
 
 /// Host address of a kernel, as the occupancy and attribute queries take it.
-inline const void* address(Unary kernel) {
+inline const void* address(Kernel kernel) {
+  const void* const addresses[] = {reinterpret_cast<const void*>(triad),
+                                   reinterpret_cast<const void*>(fma_chain_kernel),
+                                   reinterpret_cast<const void*>(registers_unbounded),
+                                   reinterpret_cast<const void*>(registers_bounded)};
+  return addresses[static_cast<int>(kernel)];
+}
+
+/// Host reference of one output element of \p kernel (\p c is read by the triad only).
+inline float reference(Kernel kernel, float x, float c) {
+  if (kernel == Kernel::kTriad) return triad_reference(x, c);
+  return kernel == Kernel::kFmaChain ? fma_chain(x) : many_live_values(x);
+}
+
+/// Launches \p kernel on \p stream with \p dynamic_shared bytes of dynamic shared memory per
+/// block (no kernel uses them; requesting them still reserves them) and checks that the launch
+/// was accepted.
+inline void launch(Kernel kernel, unsigned int grid, unsigned int block, std::size_t dynamic_shared,
+                   hipStream_t stream, const float* x, const float* c, float* y, std::size_t n) {
+  const dim3 g(grid), b(block);
   switch (kernel) {
-    case Unary::kFmaChain:
-      return reinterpret_cast<const void*>(fma_chain_kernel);
-    case Unary::kRegistersUnbounded:
-      return reinterpret_cast<const void*>(registers_unbounded);
-    case Unary::kRegistersBounded:
-      return reinterpret_cast<const void*>(registers_bounded);
-  }
-  return nullptr;
-}
-
-inline const void* triad_address() { return reinterpret_cast<const void*>(triad); }
-
-/// Host reference of one element of \p kernel.
-inline float reference(Unary kernel, float x) {
-  return kernel == Unary::kFmaChain ? fma_chain(x) : many_live_values(x);
-}
-
-/// Launches the triad on \p stream with \p dynamic_shared bytes of dynamic shared memory per
-/// block (the kernel does not use them; requesting them still reserves them) and checks that
-/// the launch was accepted.
-inline void launch_triad(unsigned int grid, unsigned int block, std::size_t dynamic_shared,
-                         hipStream_t stream, const float* b, const float* c, float* a,
-                         std::size_t n) {
-  hipLaunchKernelGGL(triad, dim3(grid), dim3(block), dynamic_shared, stream, b, c, a, kTriadScalar,
-                     n);
-  HIP_CHECK_LAUNCH();
-}
-
-/// Launches one of the x -> y kernels and checks that the launch was accepted.
-inline void launch_unary(Unary kernel, unsigned int grid, unsigned int block, hipStream_t stream,
-                         const float* x, float* y, std::size_t n) {
-  switch (kernel) {
-    case Unary::kFmaChain:
-      hipLaunchKernelGGL(fma_chain_kernel, dim3(grid), dim3(block), 0, stream, x, y, n);
+    case Kernel::kTriad:
+      hipLaunchKernelGGL(triad, g, b, dynamic_shared, stream, x, c, y, kTriadScalar, n);
       break;
-    case Unary::kRegistersUnbounded:
-      hipLaunchKernelGGL(registers_unbounded, dim3(grid), dim3(block), 0, stream, x, y, n);
+    case Kernel::kFmaChain:
+      hipLaunchKernelGGL(fma_chain_kernel, g, b, dynamic_shared, stream, x, y, n);
       break;
-    case Unary::kRegistersBounded:
-      hipLaunchKernelGGL(registers_bounded, dim3(grid), dim3(block), 0, stream, x, y, n);
+    case Kernel::kRegistersUnbounded:
+      hipLaunchKernelGGL(registers_unbounded, g, b, dynamic_shared, stream, x, y, n);
+      break;
+    case Kernel::kRegistersBounded:
+      hipLaunchKernelGGL(registers_bounded, g, b, dynamic_shared, stream, x, y, n);
       break;
   }
   HIP_CHECK_LAUNCH();
 }
 
 /// Resident blocks per CU/SM that the runtime predicts for \p kernel (the occupancy API).
-inline int max_active_blocks(const void* kernel, int block, std::size_t dynamic_shared) {
+inline int max_active_blocks(Kernel kernel, int block, std::size_t dynamic_shared = 0) {
   int blocks = 0;
-  HIP_CHECK(hipOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, block, dynamic_shared));
+  HIP_CHECK(hipOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, address(kernel), block,
+                                                         dynamic_shared));
   return blocks;
 }
 
