@@ -62,7 +62,7 @@ grep -h -E '^[0-9]+: speed   ' "$out"/speed-run*.log 2>/dev/null | sed -E 's/^[0
 "$source_dir/ctest/quickstart.sh" lessons --platform "$platform" --no-install --build-dir "$build" \
   > "$out/lessons.log" 2>&1 || status=1
 mkdir -p "$out/results"
-cp "$build"/results/*.json "$out/results/" 2>/dev/null || true
+cp "$build"/results/*.json "$out/results/" 2>/dev/null || true  # reports and traces
 sed -n '/^Summary/,$p' "$out/lessons.log"
 
 if [ "$bench" = 1 ]; then
@@ -76,6 +76,8 @@ if [ -n "$docs_gpu" ]; then
   "${PYTHON:-/usr/bin/python3}" "$source_dir/docs/tools/make_results_page.py" --input "$out/results" \
     --page "$source_dir/docs/pages/results.md" --plots "$source_dir/docs/results" \
     --gpu "$docs_gpu" || status=1
+  "${PYTHON:-/usr/bin/python3}" "$source_dir/docs/tools/make_timeline_plots.py" \
+    --input "$out/results" --plots "$source_dir/docs/results" || status=1
   if [ "$speed_runs" -gt 0 ]; then
     "${PYTHON:-/usr/bin/python3}" "$source_dir/docs/tools/make_stability_page.py" \
       --page "$source_dir/docs/pages/speed_stability.md" --machine "$docs_gpu" \

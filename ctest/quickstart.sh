@@ -185,7 +185,11 @@ while IFS=$'\t' read -r name binary tour_args; do
   args="${tour_args//;/ }"
   set +e
   # shellcheck disable=SC2086
-  { echo "\$ $(basename "$binary") $args"; "$binary" $args --json "$results_dir/$name.json" 2>&1; } | tee "$log"
+  # Lessons that record block traces also write one (open it in ui.perfetto.dev).
+  trace=()
+  if "$binary" --help 2>/dev/null | grep -q -- '--trace'; then trace=(--trace "$results_dir/$name.trace.json"); fi
+  { echo "\$ $(basename "$binary") $args"
+    "$binary" $args --json "$results_dir/$name.json" ${trace[@]+"${trace[@]}"} 2>&1; } | tee "$log"
   code=${PIPESTATUS[0]}
   set -e
   case "$code" in
