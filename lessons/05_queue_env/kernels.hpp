@@ -4,7 +4,6 @@
 #pragma once
 
 #include <hip/hip_runtime.h>
-
 #include <time.h>
 
 #include <chrono>
@@ -53,10 +52,6 @@ enum class IssueOrder {
   kBreadthFirst,  ///< step 0 on every stream, then step 1 on every stream, ...
 };
 
-inline const char* name(IssueOrder order) {
-  return order == IssueOrder::kDepthFirst ? "depth-first" : "breadth-first";
-}
-
 //! [issue_orders]
 // The same work, two issue orders. Every stream gets the same chain of `steps` kernels
 // either way; only the order of the host's launch calls differs. With as many hardware
@@ -66,8 +61,7 @@ inline const char* name(IssueOrder order) {
 inline void issue_chains(IssueOrder order, const std::vector<hipStream_t>& streams,
                          unsigned int steps, long long ticks, std::uint32_t* words) {
   auto launch = [&](unsigned int s, unsigned int k) {
-    hipLaunchKernelGGL(chain_step, dim3(1), dim3(kChainThreads), 0, streams[s], ticks, words, s,
-                       k);
+    hipLaunchKernelGGL(chain_step, dim3(1), dim3(kChainThreads), 0, streams[s], ticks, words, s, k);
     HIP_CHECK_LAUNCH();
   };
   const auto count = static_cast<unsigned int>(streams.size());
@@ -131,8 +125,7 @@ inline WaitCost measure_wait(double microseconds, double ticks_per_us, hipStream
   const auto wall_after = std::chrono::steady_clock::now();
   cost.cpu_ms = process_cpu_ms() - cpu_before;
   cost.wall_ms = std::chrono::duration<double, std::milli>(wall_after - wall_before).count();
-  HIP_CHECK(hipMemcpy(&cost.ticks, elapsed_ticks_device, sizeof cost.ticks,
-                      hipMemcpyDeviceToHost));
+  HIP_CHECK(hipMemcpy(&cost.ticks, elapsed_ticks_device, sizeof cost.ticks, hipMemcpyDeviceToHost));
   return cost;
 }
 //! [wait_cost]
@@ -143,8 +136,7 @@ inline WaitCost measure_wait(double microseconds, double ticks_per_us, hipStream
 // the waiting thread needs to notice completion, which is what the waiting policy changes.
 inline double round_trip_us(double microseconds, double ticks_per_us, hipStream_t stream) {
   const auto before = std::chrono::steady_clock::now();
-  hip_lessons::launch_spin_kernel(microseconds, ticks_per_us, dim3(1), dim3(kChainThreads),
-                                  stream);
+  hip_lessons::launch_spin_kernel(microseconds, ticks_per_us, dim3(1), dim3(kChainThreads), stream);
   HIP_CHECK(hipStreamSynchronize(stream));
   const auto after = std::chrono::steady_clock::now();
   return std::chrono::duration<double, std::micro>(after - before).count();
