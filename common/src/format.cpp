@@ -28,6 +28,21 @@ std::string shortest(double value) {
   return text.str();
 }
 
+std::vector<std::string> wrap_text(const std::string& text, std::size_t width) {
+  std::vector<std::string> lines;
+  std::string rest = text;
+  while (rest.size() > width) {
+    std::size_t cut = rest.rfind(' ', width);
+    if (cut == std::string::npos || cut == 0) cut = rest.find(' ', width);  // a long word
+    if (cut == std::string::npos) break;
+    lines.push_back(rest.substr(0, rest.find_last_not_of(' ', cut) + 1));
+    const std::size_t next = rest.find_first_not_of(' ', cut);
+    rest = next == std::string::npos ? std::string() : rest.substr(next);
+  }
+  if (!rest.empty() || lines.empty()) lines.push_back(rest);
+  return lines;
+}
+
 namespace detail {
 
 namespace {

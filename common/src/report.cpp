@@ -19,6 +19,22 @@ namespace hip_lessons {
 
 namespace {
 
+// Prints \p line within kTextWidth columns: words that do not fit continue on lines indented
+// by \p indent spaces.
+void print_wrapped(std::ostream& out, const std::string& line, std::size_t indent) {
+  if (line.size() <= kTextWidth) {
+    out << line << '\n';
+    return;
+  }
+  const std::string first = wrap_text(line, kTextWidth).front();
+  out << first << '\n';
+  const std::size_t rest = line.find_first_not_of(' ', first.size());
+  if (rest == std::string::npos) return;
+  for (const std::string& piece : wrap_text(line.substr(rest), kTextWidth - indent)) {
+    out << std::string(indent, ' ') << piece << '\n';
+  }
+}
+
 nlohmann::ordered_json to_json(const Cell& cell) {
   struct Visitor {
     nlohmann::ordered_json operator()(std::monostate) const { return nullptr; }
@@ -97,7 +113,14 @@ Report::Report(std::string lesson, std::ostream& out, Mode mode)
 
 Report::~Report() = default;
 
-void Report::note(const std::string& line) { out_ << line << '\n'; }
+void Report::note(const std::string& text) {
+  std::istringstream lines(text);
+  std::string line;
+  while (std::getline(lines, line)) {
+    const std::size_t lead = std::min(line.find_first_not_of(' '), line.size());
+    print_wrapped(out_, line, lead + 2);
+  }
+}
 
 void Report::timeline(const std::string& title, const std::vector<TimelineRow>& rows,
                       double span_us, TimelineStyle style) {
@@ -153,11 +176,11 @@ void Report::table(const std::string& name, const std::string& title, const Tabl
 void Report::measurement(const std::string& key, double value) { data_->measurements[key] = value; }
 
 bool Report::check(const std::string& name, bool passed, const std::string& detail) {
-  out_ << (passed ? "check   ok    " : "check   FAIL  ") << name;
-  if (!detail.empty()) out_ << (passed ? "  (" : ": ") << detail << (passed ? ")" : "");
-  out_ << '\n';
-  data_->checks.push_back(
-      {{"name", name}, {"kind", "correctness"}, {"passed", passed}, {"detail", detail}});
+  std::string line = (passed ? "check   ok    " : "check   FAIL  ") + name;
+  if (!detail.empty()) line += (passed ? "  (" : ": ") + detail + (passed ? ")" : "");
+  print_wrapped(out_, line, 14);
+  data_->checks.push_back({{"name", name}, {"kind", "correctness"}, {"passed", passed},
+                           {"detail", detail}});
   if (!passed) ++data_->failures;
   return passed;
 }
@@ -189,12 +212,16 @@ bool Report::speed(const SpeedCheck& check, double ratio) {
   const bool enforced = mode_ == Mode::kSpeedCheck;
   const bool passed = check.passes(ratio);
   if (enforced) {
-    out_ << (passed ? "speed   ok    " : "speed   FAIL  ") << check.name << " = " << fixed(ratio, 2)
-         << " (needs " << check.requirement() << ")\n";
+    print_wrapped(out_,
+                  (passed ? "speed   ok    " : "speed   FAIL  ") + check.name + " = " +
+                      fixed(ratio, 2) + " (needs " + check.requirement() + ")",
+                  14);
     if (!passed) ++data_->failures;
   } else {
-    out_ << "speed   -     " << check.name << " = " << fixed(ratio, 2) << " (the speed test needs "
-         << check.requirement() << ")\n";
+    print_wrapped(out_,
+                  "speed   -     " + check.name + " = " + fixed(ratio, 2) +
+                      " (the speed test needs " + check.requirement() + ")",
+                  14);
   }
   data_->checks.push_back({{"name", check.name},
                            {"kind", "speed"},

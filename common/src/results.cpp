@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iomanip>
 #include <ostream>
+#include <sstream>
 #include <stdexcept>
 
 #include "hip_lessons/format.hpp"
@@ -33,39 +34,87 @@ ResultTable& ResultTable::row(std::vector<Cell> cells) {
   return *this;
 }
 
-void ResultTable::print(std::ostream& out) const {
+void ResultTable::print(std::ostream& out, std::size_t max_width) const {
   const std::size_t n = columns_.size();
   std::vector<std::vector<std::string>> texts;
-  std::vector<std::size_t> width(n);
-  for (std::size_t c = 0; c < n; ++c) width[c] = columns_[c].key().size();
+  std::vector<std::size_t> cells_width(n, 0);
+  std::vector<bool> has_text(n, false);
   for (const auto& row : rows_) {
     texts.emplace_back();
     for (std::size_t c = 0; c < n; ++c) {
       texts.back().push_back(row[c].text(columns_[c]));
-      width[c] = std::max(width[c], texts.back().back().size());
+      cells_width[c] = std::max(cells_width[c], texts.back().back().size());
+      has_text[c] = has_text[c] || std::holds_alternative<std::string>(row[c].value());
     }
   }
-  const auto print_cells = [&](const std::vector<std::string>& cells, const auto& right) {
-    out << "  ";
-    for (std::size_t c = 0; c < n; ++c) {
-      const bool last = c + 1 == n;
-      // The last column is not padded on the left-aligned side: no trailing spaces.
-      const int w = (last && !right(c)) ? 0 : static_cast<int>(width[c]);
-      out << (right(c) ? std::right : std::left) << std::setw(w) << cells[c] << (last ? "" : "  ");
-    }
-    out << std::left << '\n';
+  std::vector<std::size_t> width(n);
+  for (std::size_t c = 0; c < n; ++c) width[c] = std::max(cells_width[c], columns_[c].key().size());
+  const auto total = [&] {
+    std::size_t sum = 2 + 2 * (n - 1);
+    for (const std::size_t w : width) sum += w;
+    return sum;
   };
-  out << '\n' << title_ << '\n';
+  // Too wide for the terminal: first let long headers wrap over their values...
+  for (std::size_t c = 0; c < n && total() > max_width; ++c) {
+    std::size_t longest_word = 0;
+    for (const std::string& word : wrap_text(columns_[c].key(), 1)) {
+      longest_word = std::max(longest_word, word.size());
+    }
+    width[c] = std::max(cells_width[c], longest_word);
+  }
+  // ...then wrap the widest text column's values.
+  if (total() > max_width) {
+    std::size_t widest = n;
+    for (std::size_t c = 0; c < n; ++c) {
+      if (has_text[c] && (widest == n || width[c] > width[widest])) widest = c;
+    }
+    if (widest != n) {
+      const std::size_t excess = total() - max_width;
+      width[widest] = std::max<std::size_t>(16, width[widest] > excess ? width[widest] - excess : 0);
+    }
+  }
+
+  // One printed row of cells, each wrapped to its column; numbers right-aligned.
+  const auto print_row = [&](const std::vector<std::string>& cells, const auto& right,
+                             bool bottom_align) {
+    std::vector<std::vector<std::string>> lines(n);
+    std::size_t height = 1;
+    for (std::size_t c = 0; c < n; ++c) {
+      lines[c] = wrap_text(cells[c], width[c]);
+      height = std::max(height, lines[c].size());
+    }
+    for (std::size_t line = 0; line < height; ++line) {
+      std::ostringstream text;
+      text << "  ";
+      for (std::size_t c = 0; c < n; ++c) {
+        const std::size_t pad = height - lines[c].size();
+        const std::size_t index = bottom_align ? line - std::min(line, pad) : line;
+        const bool shown = bottom_align ? line >= pad : line < lines[c].size();
+        const std::string& cell = shown ? lines[c][index] : std::string();
+        text << (right(c) ? std::right : std::left) << std::setw(static_cast<int>(width[c]))
+             << cell << (c + 1 < n ? "  " : "");
+      }
+      std::string printed = text.str();
+      printed.erase(printed.find_last_not_of(' ') + 1);  // no trailing spaces
+      out << printed << '\n';
+    }
+  };
+  out << '\n';
+  for (const std::string& line : wrap_text(title_, max_width)) out << line << '\n';
   std::vector<std::string> headers;
   for (const Column& column : columns_) headers.push_back(column.key());
-  print_cells(headers, [](std::size_t) { return false; });
+  print_row(headers, [](std::size_t) { return false; }, true);
   out << "  ";
   for (std::size_t c = 0; c < n; ++c) out << std::string(width[c], '-') << (c + 1 < n ? "  " : "");
   out << '\n';
   for (std::size_t r = 0; r < rows_.size(); ++r) {
-    print_cells(texts[r], [&](std::size_t c) {
-      return rows_[r][c].is_number() || std::holds_alternative<std::monostate>(rows_[r][c].value());
-    });
+    print_row(
+        texts[r],
+        [&](std::size_t c) {
+          return rows_[r][c].is_number() ||
+                 std::holds_alternative<std::monostate>(rows_[r][c].value());
+        },
+        false);
   }
 }
 

@@ -147,3 +147,47 @@ TEST(BlockSizeTest, WholeWarpsAreCheckedBeforeAnyGpuWork) {
   EXPECT_EQ(cli.parse(3, argv), 2);
   EXPECT_NE(testing::internal::GetCapturedStderr().find("not a multiple of 32"), std::string::npos);
 }
+
+TEST(ResultTableTest, WrapsHeadersThenTextToStayWithinTheWidth) {
+  hl::ResultTable table("wide", "Wide",
+                        {{"block"}, {"dynamic shared bytes"}, {"what it bounds"}});
+  table.row({256, 0, "the number of blocks that can be resident on one compute unit at once"});
+  std::ostringstream out;
+  table.print(out, 40);
+  EXPECT_EQ(out.str(),
+            "\nWide\n"
+            "         dynamic\n"
+            "         shared\n"
+            "  block  bytes    what it bounds\n"
+            "  -----  -------  ----------------------\n"
+            "    256        0  the number of blocks\n"
+            "                  that can be resident\n"
+            "                  on one compute unit at\n"
+            "                  once\n");
+  std::istringstream lines(out.str());
+  for (std::string line; std::getline(lines, line);) EXPECT_LE(line.size(), 40u) << line;
+}
+
+TEST(FormatTest, WrapsAtSpacesKeepingInnerSpacing) {
+  EXPECT_EQ(hl::wrap_text("check   ok    name", 100), std::vector<std::string>{"check   ok    name"});
+  EXPECT_EQ(hl::wrap_text("aa bb  cc", 5), (std::vector<std::string>{"aa bb", "cc"}));
+  EXPECT_EQ(hl::wrap_text("averyveryverylongword x", 5),
+            (std::vector<std::string>{"averyveryverylongword", "x"}));
+}
+
+TEST(ResultTableTest, ANarrowTableIsPrintedAsItIs) {
+  hl::ResultTable table("t", "T", {{"a"}, {"b"}});
+  table.row({"x  y", 1});
+  std::ostringstream out;
+  table.print(out);
+  EXPECT_EQ(out.str(), "\nT\n  a     b\n  ----  -\n  x  y  1\n");
+}
+
+TEST(ReportTest, LongCheckLinesWrapUnderTheName) {
+  std::ostringstream out;
+  hl::Report report("test", out);
+  report.check(std::string(60, 'n'), true, std::string(50, 'd') + " and more words here");
+  const std::string text = out.str();
+  EXPECT_EQ(text, "check   ok    " + std::string(60, 'n') + "\n              (" +
+                      std::string(50, 'd') + " and more words here)\n");
+}

@@ -7,6 +7,7 @@
 /// precision is asked for.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -21,6 +22,14 @@ std::string fixed(double value, int digits);
 
 /// Formats a byte count as "512 B", "64.0 KiB", "1.50 GiB".
 std::string format_bytes(double bytes);
+
+/// The widest line the lessons print: output stays readable in a 100-column terminal and in
+/// the README's code blocks.
+inline constexpr std::size_t kTextWidth = 100;
+
+/// Splits \p text at spaces into lines of at most \p width characters (a longer word stays
+/// whole on its own line); text that fits is returned unchanged as one line.
+std::vector<std::string> wrap_text(const std::string& text, std::size_t width);
 
 /// A real number in its shortest exact-enough form: 0.75, 5, 1e-06 (15 significant digits).
 std::string shortest(double value);

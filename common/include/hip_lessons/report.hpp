@@ -47,8 +47,9 @@ class Report {
   Report(const Report&) = delete;
   Report& operator=(const Report&) = delete;
 
-  /// Prints one line of the lesson's story (the stream the report prints to).
-  void note(const std::string& line);
+  /// Prints a line (or lines) of the lesson's story to the report's stream, wrapped at
+  /// kTextWidth columns.
+  void note(const std::string& text);
 
   /// Records a fact about the run (device name, seed, sizes) for the JSON file.
   /// Integers stay integers in the JSON, text stays text, an empty optional is null.

@@ -16,6 +16,8 @@
 #include <variant>
 #include <vector>
 
+#include "hip_lessons/format.hpp"
+
 namespace hip_lessons {
 
 /// One column: what it holds, its unit, and how many digits a real number shows.
@@ -73,8 +75,10 @@ class ResultTable {
   /// Replaces the title (for titles that need a value known only after the rows).
   void retitle(std::string title) { title_ = std::move(title); }
 
-  /// Prints the title and aligned columns: numbers right-aligned, text left-aligned.
-  void print(std::ostream& out) const;
+  /// Prints the title and aligned columns: numbers right-aligned, text left-aligned. A table
+  /// wider than \p max_width first wraps long headers over their values, then the widest
+  /// text column's values, so it stays readable in a terminal or a README code block.
+  void print(std::ostream& out, std::size_t max_width = kTextWidth) const;
 
   const std::string& name() const { return name_; }
   const std::string& title() const { return title_; }
