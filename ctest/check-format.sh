@@ -14,8 +14,9 @@ if [ "${1:-}" = --fix ]; then
 fi
 bad=()
 for f in "${files[@]}"; do
-  # .hip is C++ to clang-format; --assume-filename gives it the language for stdin input.
-  if ! "$formatter" --style=file --assume-filename="${f%.hip}.cpp" <"$f" | cmp -s - "$f"; then
+  # The real name, as --fix's in-place run sees it: clang-format reads .hip as C++, and the
+  # name also decides which include counts as the file's main header.
+  if ! "$formatter" --style=file --assume-filename="$f" <"$f" | cmp -s - "$f"; then
     bad+=("$f")
   fi
 done

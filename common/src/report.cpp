@@ -1,11 +1,9 @@
 #include "hip_lessons/report.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
-#include <iomanip>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <sstream>
@@ -47,53 +45,6 @@ nlohmann::ordered_json to_json(const Cell& cell) {
 }
 
 }  // namespace
-
-Table::Table(std::vector<std::string> headers) : headers_(std::move(headers)) {}
-
-void Table::add_row(std::vector<std::string> cells) {
-  if (cells.size() != headers_.size()) {
-    throw std::invalid_argument("Table::add_row: " + std::to_string(cells.size()) + " cells for " +
-                                std::to_string(headers_.size()) + " columns");
-  }
-  rows_.push_back(std::move(cells));
-}
-
-namespace {
-bool looks_numeric(const std::string& cell) {
-  // A number, optionally followed by a short unit: "4.36", "-1", "1.50 GiB", "1980 MHz".
-  char* end = nullptr;
-  std::strtod(cell.c_str(), &end);
-  if (end == cell.c_str()) return false;
-  const std::string rest(end);
-  return rest.empty() || (rest[0] == ' ' && rest.size() <= 6);
-}
-}  // namespace
-
-void Table::print(std::ostream& out) const {
-  std::vector<std::size_t> width(headers_.size());
-  for (std::size_t c = 0; c < headers_.size(); ++c) width[c] = headers_[c].size();
-  for (const auto& row : rows_) {
-    for (std::size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], row[c].size());
-  }
-  auto print_row = [&](const std::vector<std::string>& row, bool header) {
-    out << "  ";
-    for (std::size_t c = 0; c < row.size(); ++c) {
-      const bool right = !header && looks_numeric(row[c]);
-      const bool last = c + 1 == row.size();
-      // The last column is not padded on the left-aligned side: no trailing spaces.
-      const int w = (last && !right) ? 0 : static_cast<int>(width[c]);
-      out << (right ? std::right : std::left) << std::setw(w) << row[c] << (last ? "" : "  ");
-    }
-    out << std::left << '\n';
-  };
-  print_row(headers_, true);
-  out << "  ";
-  for (std::size_t c = 0; c < width.size(); ++c) {
-    out << std::string(width[c], '-') << (c + 1 < width.size() ? "  " : "");
-  }
-  out << '\n';
-  for (const auto& row : rows_) print_row(row, false);
-}
 
 struct Report::Data {
   std::string lesson;
@@ -148,39 +99,14 @@ void Report::table(const ResultTable& table) {
   data_->tables[table.name()] = std::move(rows);
 }
 
-void Report::table(const std::string& name, const std::string& title, const Table& table) {
-  out_ << '\n' << title << '\n';
-  table.print(out_);
-  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
-  for (const auto& row : table.rows()) {
-    nlohmann::ordered_json entry = nlohmann::ordered_json::object();
-    for (std::size_t c = 0; c < row.size(); ++c) {
-      // Keep numbers as numbers in the JSON so plots need no parsing.
-      const std::string& cell = row[c];
-      char* end = nullptr;
-      const double number = std::strtod(cell.c_str(), &end);
-      const bool leading_zero =
-          cell.size() > 1 && cell[0] == '0' &&
-          std::isdigit(static_cast<unsigned char>(cell[1]));  // "0666" is a mode
-      if (!cell.empty() && end != nullptr && *end == '\0' && !leading_zero) {
-        entry[table.headers()[c]] = number;
-      } else {
-        entry[table.headers()[c]] = cell;
-      }
-    }
-    rows.push_back(std::move(entry));
-  }
-  data_->tables[name] = std::move(rows);
-}
-
 void Report::measurement(const std::string& key, double value) { data_->measurements[key] = value; }
 
 bool Report::check(const std::string& name, bool passed, const std::string& detail) {
   std::string line = (passed ? "check   ok    " : "check   FAIL  ") + name;
   if (!detail.empty()) line += (passed ? "  (" : ": ") + detail + (passed ? ")" : "");
   print_wrapped(out_, line, 14);
-  data_->checks.push_back({{"name", name}, {"kind", "correctness"}, {"passed", passed},
-                           {"detail", detail}});
+  data_->checks.push_back(
+      {{"name", name}, {"kind", "correctness"}, {"passed", passed}, {"detail", detail}});
   if (!passed) ++data_->failures;
   return passed;
 }
@@ -190,23 +116,6 @@ bool Report::check_match(const std::string& name, const std::optional<Mismatch>&
   if (!mismatch) return check(name, true, std::to_string(count) + " elements match");
   return check(name, false, describe(*mismatch, count));
 }
-
-namespace {
-bool record_ratio(std::ostream& out, nlohmann::ordered_json& checks, int& failures,
-                  const std::string& name, double ratio, double threshold, bool at_least) {
-  const bool passed = at_least ? ratio >= threshold : ratio <= threshold;
-  out << (passed ? "speed   ok    " : "speed   FAIL  ") << name << " = " << fixed(ratio, 2)
-      << " (needs " << (at_least ? ">= " : "<= ") << fixed(threshold, 2) << ")\n";
-  checks.push_back({{"name", name},
-                    {"kind", "speed"},
-                    {"passed", passed},
-                    {"ratio", ratio},
-                    {"threshold", threshold},
-                    {"comparison", at_least ? ">=" : "<="}});
-  if (!passed) ++failures;
-  return passed;
-}
-}  // namespace
 
 bool Report::speed(const SpeedCheck& check, double ratio) {
   const bool enforced = mode_ == Mode::kSpeedCheck;
@@ -236,14 +145,6 @@ bool Report::speed(const SpeedCheck& check, double ratio) {
 
 std::string SpeedCheck::requirement() const {
   return (bound == Bound::kAtLeast ? ">= " : "<= ") + fixed(threshold, 2);
-}
-
-bool Report::check_ratio_at_least(const std::string& name, double ratio, double minimum) {
-  return record_ratio(out_, data_->checks, data_->failures, name, ratio, minimum, true);
-}
-
-bool Report::check_ratio_at_most(const std::string& name, double ratio, double maximum) {
-  return record_ratio(out_, data_->checks, data_->failures, name, ratio, maximum, false);
 }
 
 void Report::summary(const std::string& text) { data_->summary = text; }

@@ -70,7 +70,8 @@ void ResultTable::print(std::ostream& out, std::size_t max_width) const {
     }
     if (widest != n) {
       const std::size_t excess = total() - max_width;
-      width[widest] = std::max<std::size_t>(16, width[widest] > excess ? width[widest] - excess : 0);
+      width[widest] =
+          std::max<std::size_t>(16, width[widest] > excess ? width[widest] - excess : 0);
     }
   }
 
@@ -91,8 +92,8 @@ void ResultTable::print(std::ostream& out, std::size_t max_width) const {
         const std::size_t index = bottom_align ? line - std::min(line, pad) : line;
         const bool shown = bottom_align ? line >= pad : line < lines[c].size();
         const std::string& cell = shown ? lines[c][index] : std::string();
-        text << (right(c) ? std::right : std::left) << std::setw(static_cast<int>(width[c]))
-             << cell << (c + 1 < n ? "  " : "");
+        text << (right(c) ? std::right : std::left) << std::setw(static_cast<int>(width[c])) << cell
+             << (c + 1 < n ? "  " : "");
       }
       std::string printed = text.str();
       printed.erase(printed.find_last_not_of(' ') + 1);  // no trailing spaces
@@ -103,7 +104,8 @@ void ResultTable::print(std::ostream& out, std::size_t max_width) const {
   for (const std::string& line : wrap_text(title_, max_width)) out << line << '\n';
   std::vector<std::string> headers;
   for (const Column& column : columns_) headers.push_back(column.key());
-  print_row(headers, [](std::size_t) { return false; }, true);
+  print_row(
+      headers, [](std::size_t) { return false; }, true);
   out << "  ";
   for (std::size_t c = 0; c < n; ++c) out << std::string(width[c], '-') << (c + 1 < n ? "  " : "");
   out << '\n';

@@ -149,8 +149,7 @@ TEST(BlockSizeTest, WholeWarpsAreCheckedBeforeAnyGpuWork) {
 }
 
 TEST(ResultTableTest, WrapsHeadersThenTextToStayWithinTheWidth) {
-  hl::ResultTable table("wide", "Wide",
-                        {{"block"}, {"dynamic shared bytes"}, {"what it bounds"}});
+  hl::ResultTable table("wide", "Wide", {{"block"}, {"dynamic shared bytes"}, {"what it bounds"}});
   table.row({256, 0, "the number of blocks that can be resident on one compute unit at once"});
   std::ostringstream out;
   table.print(out, 40);
@@ -169,7 +168,8 @@ TEST(ResultTableTest, WrapsHeadersThenTextToStayWithinTheWidth) {
 }
 
 TEST(FormatTest, WrapsAtSpacesKeepingInnerSpacing) {
-  EXPECT_EQ(hl::wrap_text("check   ok    name", 100), std::vector<std::string>{"check   ok    name"});
+  EXPECT_EQ(hl::wrap_text("check   ok    name", 100),
+            std::vector<std::string>{"check   ok    name"});
   EXPECT_EQ(hl::wrap_text("aa bb  cc", 5), (std::vector<std::string>{"aa bb", "cc"}));
   EXPECT_EQ(hl::wrap_text("averyveryverylongword x", 5),
             (std::vector<std::string>{"averyveryverylongword", "x"}));

@@ -57,11 +57,17 @@ void copy_case(benchmark::State& state) {
 
 BENCHMARK_CAPTURE(vector_add_case, one_element_per_thread,
                   vector_add::Variant::kOneElementPerThread)
-    ->RangeMultiplier(4)->Range(1 << 16, 1 << 28)->UseManualTime();
+    ->RangeMultiplier(4)
+    ->Range(1 << 16, 1 << 28)
+    ->UseManualTime();
 BENCHMARK_CAPTURE(vector_add_case, grid_stride, vector_add::Variant::kGridStride)
-    ->RangeMultiplier(4)->Range(1 << 16, 1 << 28)->UseManualTime();
+    ->RangeMultiplier(4)
+    ->Range(1 << 16, 1 << 28)
+    ->UseManualTime();
 BENCHMARK_CAPTURE(vector_add_case, float4, vector_add::Variant::kFloat4)
-    ->RangeMultiplier(4)->Range(1 << 16, 1 << 28)->UseManualTime();
+    ->RangeMultiplier(4)
+    ->Range(1 << 16, 1 << 28)
+    ->UseManualTime();
 BENCHMARK(copy_case)->RangeMultiplier(4)->Range(1 << 16, 1 << 28)->UseManualTime();
 
 int main(int argc, char** argv) { return hl::benchmark_main(argc, argv); }

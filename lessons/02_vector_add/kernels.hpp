@@ -17,9 +17,12 @@ enum class Variant { kOneElementPerThread, kGridStride, kFloat4 };
 
 inline const char* name(Variant variant) {
   switch (variant) {
-    case Variant::kOneElementPerThread: return "one element per thread";
-    case Variant::kGridStride: return "grid-stride loop";
-    case Variant::kFloat4: return "float4 (16-byte loads)";
+    case Variant::kOneElementPerThread:
+      return "one element per thread";
+    case Variant::kGridStride:
+      return "grid-stride loop";
+    case Variant::kFloat4:
+      return "float4 (16-byte loads)";
   }
   return "?";
 }
@@ -87,14 +90,14 @@ inline void launch(Variant variant, const float* a, const float* b, float* c, st
       //! [correct_launch]
       break;
     case Variant::kGridStride:
-      hipLaunchKernelGGL(add_grid_stride, dim3(grid_stride_blocks), dim3(block), 0, stream, a, b,
-                         c, n);
+      hipLaunchKernelGGL(add_grid_stride, dim3(grid_stride_blocks), dim3(block), 0, stream, a, b, c,
+                         n);
       break;
     case Variant::kFloat4: {
       // Enough threads for the float4 part and for the (at most 3) tail elements.
       const std::size_t threads = n / 4 > 3 ? n / 4 : 3;
-      hipLaunchKernelGGL(add_float4, dim3(blocks_for(threads, block)), dim3(block), 0, stream,
-                         a, b, c, n);
+      hipLaunchKernelGGL(add_float4, dim3(blocks_for(threads, block)), dim3(block), 0, stream, a, b,
+                         c, n);
       break;
     }
   }

@@ -125,8 +125,8 @@ double peak_bandwidth_tbps(int device) {
 }
 
 // 3. Every variant's bandwidth beside the same-run copy and the theoretical peak.
-void measure_bandwidth(hl::Report& report, Problem& p, const Launch& launch, int device,
-                       int repeat, const hl::SpeedCheck& copy_ratio) {
+void measure_bandwidth(hl::Report& report, Problem& p, const Launch& launch, int device, int repeat,
+                       const hl::SpeedCheck& copy_ratio) {
   hl::GpuStream stream;
   const hl::TimingPlan plan{3, repeat};
   const double copy_tbps = copy_bandwidth_tbps(p, plan, stream);
@@ -135,8 +135,13 @@ void measure_bandwidth(hl::Report& report, Problem& p, const Launch& launch, int
   hl::ResultTable table(
       "bandwidth",
       hl::format("Bandwidth, N = {} ({:bytes} moved per run; peak {:.2} TB/s from clock x bus "
-                 "width)", p.n, bytes, peak_tbps),
-      {{"variant"}, {"median", "ms", 4}, {"min", "ms", 4}, {"TB/s"}, {"x copy"},
+                 "width)",
+                 p.n, bytes, peak_tbps),
+      {{"variant"},
+       {"median", "ms", 4},
+       {"min", "ms", 4},
+       {"TB/s"},
+       {"x copy"},
        {"% of peak", "", 0}});
   double best_tbps = 0.0;
   const char* best_name = "";
@@ -147,8 +152,8 @@ void measure_bandwidth(hl::Report& report, Problem& p, const Launch& launch, int
     });
     HIP_CHECK_LAUNCH();
     const double tbps = hl::terabytes_per_second(bytes, t.median);
-    table.row({vector_add::name(v), t.median, t.min, tbps, tbps / copy_tbps,
-               100.0 * tbps / peak_tbps});
+    table.row(
+        {vector_add::name(v), t.median, t.min, tbps, tbps / copy_tbps, 100.0 * tbps / peak_tbps});
     report.measurement(hl::format("bandwidth_tbps.{}", vector_add::name(v)), tbps);
     if (tbps > best_tbps) {
       best_tbps = tbps;
@@ -174,18 +179,18 @@ int main(int argc, char** argv) {
                     std::int64_t{1} << 28);
   std::int64_t block = 256;
   cli.add_block_size(block);
-  const hl::SpeedCheck& copy_ratio = cli.add_speed_check(
-      hl::at_least("best variant / device-to-device copy bandwidth", "--min-copy-ratio",
-                   HIP_LESSONS_02_MIN_COPY_RATIO));
+  const hl::SpeedCheck& copy_ratio =
+      cli.add_speed_check(hl::at_least("best variant / device-to-device copy bandwidth",
+                                       "--min-copy-ratio", HIP_LESSONS_02_MIN_COPY_RATIO));
 
   return hl::run_lesson(cli, argc, argv, [&](hl::Report& report) {
     const hl::CommonOptions& options = cli.options();
     const hl::Device device = hl::open_device(options.device);
     hl::describe_device(report, device);
     const unsigned int threads = hl::checked_block_size(device, block);
-    const Launch launch{threads, vector_add::grid_stride_blocks(
-                                     device.compute_units(),
-                                     device.props.maxThreadsPerMultiProcessor, threads)};
+    const Launch launch{
+        threads, vector_add::grid_stride_blocks(device.compute_units(),
+                                                device.props.maxThreadsPerMultiProcessor, threads)};
     report.note(hl::format("{}: {} {}s, block {}, grid-stride grid {} blocks", device.name(),
                            device.compute_units(), hl::kComputeUnitName, launch.block,
                            launch.grid_stride_blocks));

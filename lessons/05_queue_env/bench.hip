@@ -22,11 +22,11 @@
 #include <string>
 
 #include "hip_lessons/bench.hpp"
+#include "hip_lessons/child_process.hpp"
 #include "hip_lessons/device.hpp"
 #include "hip_lessons/spin_kernel.hpp"
 #include "hip_lessons/timing.hpp"
 #include "kernels.hpp"
-#include "hip_lessons/child_process.hpp"
 
 namespace hl = hip_lessons;
 namespace qe = queue_env;
@@ -132,8 +132,8 @@ Helper& helper_for(const std::string& policy) {
 void sync_round_trip(benchmark::State& state, const std::string& policy) {
   Helper& helper = helper_for(policy);
   if (!helper.ready()) {
-    state.SkipWithError(("the helper for policy " + policy + " did not start: " + helper.log())
-                            .c_str());
+    state.SkipWithError(
+        ("the helper for policy " + policy + " did not start: " + helper.log()).c_str());
     return;
   }
   for (auto _ : state) {

@@ -22,22 +22,6 @@
 
 namespace hip_lessons {
 
-/// A table of preformatted text cells (numeric-looking cells are right-aligned). Superseded
-/// by ResultTable, whose cells keep their types.
-class Table {
- public:
-  explicit Table(std::vector<std::string> headers);
-  /// Adds a row; it must have as many cells as there are headers.
-  void add_row(std::vector<std::string> cells);
-  void print(std::ostream& out) const;
-  const std::vector<std::string>& headers() const { return headers_; }
-  const std::vector<std::vector<std::string>>& rows() const { return rows_; }
-
- private:
-  std::vector<std::string> headers_;
-  std::vector<std::vector<std::string>> rows_;
-};
-
 /// Collects a lesson's results, prints them as they come, and writes them as JSON.
 class Report {
  public:
@@ -55,8 +39,6 @@ class Report {
   /// Integers stay integers in the JSON, text stays text, an empty optional is null.
   void fact(const std::string& key, const Cell& value);
 
-  /// Prints \p table under \p title and keeps it for the JSON file under \p name.
-  void table(const std::string& name, const std::string& title, const Table& table);
   /// Prints \p table and keeps it, with typed values, for the JSON file under its name.
   void table(const ResultTable& table);
 
@@ -83,12 +65,6 @@ class Report {
   /// in the tour the same line says what the speed test needs, and nothing fails. Either way
   /// the JSON records the ratio, the threshold and whether it was enforced.
   bool speed(const SpeedCheck& check, double ratio);
-
-  /// A speed check: passes when \p ratio >= \p minimum. Prints the measured ratio and the
-  /// threshold either way, so a pass shows the margin too.
-  bool check_ratio_at_least(const std::string& name, double ratio, double minimum);
-  /// A speed check: passes when \p ratio <= \p maximum.
-  bool check_ratio_at_most(const std::string& name, double ratio, double maximum);
 
   /// The one-line result shown by the lesson tour's summary table.
   void summary(const std::string& text);

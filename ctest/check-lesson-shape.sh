@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Checks the shape every lesson keeps (CONTRIBUTING.md, "The lesson shape"):
+#   - lessons/NN_*/main.hip has at most 350 lines;
+#   - no main.hip builds a table cell by hand (std::to_string(, hl::fixed(, add_row():
+#     tables are hl::ResultTable, text is hl::format;
+#   - every header of common/include/hip_lessons is used by at least two lessons, directly or
+#     through another common header (common/ holds only what lessons share).
+# Exit 0 when all hold, 1 listing each violation.
+#   ctest/check-lesson-shape.sh [SOURCE_DIR]
+set -euo pipefail
+cd "${1:-$(dirname "$0")/..}"
+max_lines=350
+failures=0
+fail() { echo "FAIL  $*"; failures=$((failures + 1)); }
+
+lessons=(lessons/[0-9][0-9]_*/)
+for dir in "${lessons[@]}"; do
+  main=${dir}main.hip
+  [ -f "$main" ] || { fail "$main is missing"; continue; }
+  lines=$(wc -l <"$main")
+  [ "$lines" -le $max_lines ] || fail "$main has $lines lines (at most $max_lines)"
+  if hits=$(grep -nE 'std::to_string\(|hl::fixed\(|add_row\(' "$main"); then
+    fail "$main formats cells by hand (use hl::ResultTable / hl::format):"$'\n'"$hits"
+  fi
+done
+
+# The common headers each file includes, followed through common headers.
+common=common/include/hip_lessons
+includes_of() { grep -ohE '#include "hip_lessons/[a-z_]+\.hpp"' "$@" 2>/dev/null |
+  sed -E 's/.*hip_lessons\/([a-z_]+\.hpp)"/\1/' | sort -u; }
+closure() {
+  local seen=" " queue next header
+  queue=$(includes_of "$@")
+  while [ -n "$queue" ]; do
+    next=""
+    for header in $queue; do
+      case "$seen" in *" $header "*) continue ;; esac
+      seen="$seen$header "
+      next="$next $(includes_of "$common/$header")"
+    done
+    queue=$(echo $next)
+  done
+  echo $seen
+}
+declare -A users
+for dir in "${lessons[@]}"; do
+  mapfile -t sources < <(find "$dir" -name '*.hip' -o -name '*.hpp' -o -name '*.cpp')
+  for header in $(closure "${sources[@]}"); do users[$header]=$((${users[$header]:-0} + 1)); done
+done
+for path in "$common"/*.hpp; do
+  header=$(basename "$path")
+  count=${users[$header]:-0}
+  [ "$count" -ge 2 ] || fail "$common/$header is used by $count lesson(s) (common/ is for what two or more share)"
+done
+
+if [ $failures -gt 0 ]; then
+  echo "$failures violation(s) of the lesson shape"
+  exit 1
+fi
+echo "lesson shape ok: ${#lessons[@]} lessons, main.hip <= $max_lines lines, no hand-made cells," \
+  "every common header shared"
