@@ -55,19 +55,16 @@ void copy_case(benchmark::State& state) {
 
 }  // namespace
 
-BENCHMARK_CAPTURE(vector_add_case, one_element_per_thread,
-                  vector_add::Variant::kOneElementPerThread)
-    ->RangeMultiplier(4)
-    ->Range(1 << 16, 1 << 28)
-    ->UseManualTime();
-BENCHMARK_CAPTURE(vector_add_case, grid_stride, vector_add::Variant::kGridStride)
-    ->RangeMultiplier(4)
-    ->Range(1 << 16, 1 << 28)
-    ->UseManualTime();
-BENCHMARK_CAPTURE(vector_add_case, float4, vector_add::Variant::kFloat4)
-    ->RangeMultiplier(4)
-    ->Range(1 << 16, 1 << 28)
-    ->UseManualTime();
-BENCHMARK(copy_case)->RangeMultiplier(4)->Range(1 << 16, 1 << 28)->UseManualTime();
-
-int main(int argc, char** argv) { return hl::benchmark_main(argc, argv); }
+int main(int argc, char** argv) {
+  const hl::BenchSweep sizes{1 << 16, 1 << 28, 4};
+  hl::register_cases("vector_add_case", vector_add_case,
+                     {{"one_element_per_thread", vector_add::Variant::kOneElementPerThread},
+                      {"grid_stride", vector_add::Variant::kGridStride},
+                      {"float4", vector_add::Variant::kFloat4}},
+                     sizes);
+  benchmark::RegisterBenchmark("copy_case", copy_case)
+      ->RangeMultiplier(sizes.multiplier)
+      ->Range(sizes.first, sizes.last)
+      ->UseManualTime();
+  return hl::benchmark_main(argc, argv);
+}

@@ -16,15 +16,9 @@ namespace vector_add {
 enum class Variant { kOneElementPerThread, kGridStride, kFloat4 };
 
 inline const char* name(Variant variant) {
-  switch (variant) {
-    case Variant::kOneElementPerThread:
-      return "one element per thread";
-    case Variant::kGridStride:
-      return "grid-stride loop";
-    case Variant::kFloat4:
-      return "float4 (16-byte loads)";
-  }
-  return "?";
+  constexpr const char* kNames[] = {"one element per thread", "grid-stride loop",
+                                    "float4 (16-byte loads)"};
+  return kNames[static_cast<int>(variant)];
 }
 
 //! [one_element_per_thread]
