@@ -334,7 +334,11 @@ long long use_types_and_macros() {
                             hipDeviceMapHost,
                             hipDeviceLmemResizeToMax,
                             hipOccupancyDefault,
-                            hipOccupancyDisableCachingOverride};
+                            hipOccupancyDisableCachingOverride,
+                            HIP_SUCCESS,
+                            HIP_ERROR_INVALID_VALUE,
+                            HIP_ERROR_NOT_INITIALIZED,
+                            HIP_ERROR_LAUNCH_OUT_OF_RESOURCES};
   long long sum = alias.gcnArchName[0] + alias.arch.hasWarpShuffle + pointer.type +
                   kernel.sharedMemBytes + memset_params.elementSize + (host.userData != nullptr) +
                   pool.allocType + pool.location.type + access.flags +

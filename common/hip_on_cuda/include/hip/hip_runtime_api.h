@@ -33,4 +33,17 @@
 #include "hip/hip_on_cuda/types.h"
 #include "hip/hip_on_cuda/versions.h"
 
+/// HIP's legacy driver-style status names: an anonymous enum in HIP's own
+/// hip_runtime_api.h (HIP 5.2 and 6.x), still tested by common sample helpers
+/// (`if (e != HIP_SUCCESS)`). HIP numbers them 0, 1, 2, 3 by enumeration, so only the
+/// first two equal their hipError_t namesakes: HIP_ERROR_NOT_INITIALIZED is 2 (not
+/// hipErrorNotInitialized, 3) and HIP_ERROR_LAUNCH_OUT_OF_RESOURCES is 3 (not
+/// hipErrorLaunchOutOfResources, 701). Kept as HIP has them.
+enum {
+  HIP_SUCCESS = 0,
+  HIP_ERROR_INVALID_VALUE,
+  HIP_ERROR_NOT_INITIALIZED,
+  HIP_ERROR_LAUNCH_OUT_OF_RESOURCES
+};
+
 #endif  // HIP_INCLUDE_HIP_HIP_RUNTIME_API_H
