@@ -238,6 +238,19 @@ void take_all_functions() {
   TAKE(hipGraphUpload);
   TAKE(hipGraphExecDestroy);
   TAKE(hipGraphExecUpdate);
+  // module (driver API through entry points)
+  TAKE(hipModuleLoad);
+  TAKE(hipModuleLoadData);
+  TAKE(hipModuleLoadDataEx);
+  TAKE(hipModuleUnload);
+  TAKE(hipModuleGetFunction);
+  TAKE(hipModuleGetGlobal);
+  TAKE(hipModuleLaunchKernel);
+  TAKE(hipFuncGetAttribute);
+  TAKE(hipModuleOccupancyMaxActiveBlocksPerMultiprocessor);
+  TAKE(hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags);
+  TAKE(hipModuleOccupancyMaxPotentialBlockSize);
+  TAKE(hipModuleOccupancyMaxPotentialBlockSizeWithFlags);
   // versions
   TAKE(hipRuntimeGetVersion);
   TAKE(hipDriverGetVersion);
@@ -334,7 +347,19 @@ long long use_types_and_macros() {
                             hipDeviceMapHost,
                             hipDeviceLmemResizeToMax,
                             hipOccupancyDefault,
-                            hipOccupancyDisableCachingOverride};
+                            hipOccupancyDisableCachingOverride,
+                            HIP_SUCCESS,
+                            HIP_ERROR_INVALID_VALUE,
+                            HIP_ERROR_NOT_INITIALIZED,
+                            HIP_ERROR_LAUNCH_OUT_OF_RESOURCES,
+                            hipJitOptionInfoLogBuffer,
+                            hipJitOptionNumOptions,
+                            HIP_FUNC_ATTRIBUTE_NUM_REGS,
+                            HIP_FUNC_ATTRIBUTE_MAX};
+  const void* launch_markers[] = {HIP_LAUNCH_PARAM_BUFFER_POINTER, HIP_LAUNCH_PARAM_BUFFER_SIZE,
+                                  HIP_LAUNCH_PARAM_END};
+  const hipModule_t no_module = nullptr;
+  const hipFunction_t no_function = nullptr;
   long long sum = alias.gcnArchName[0] + alias.arch.hasWarpShuffle + pointer.type +
                   kernel.sharedMemBytes + memset_params.elementSize + (host.userData != nullptr) +
                   pool.allocType + pool.location.type + access.flags +
@@ -342,6 +367,9 @@ long long use_types_and_macros() {
                   static_cast<long long>(reinterpret_cast<std::uintptr_t>(hipStreamPerThread)) +
                   hipCpuDeviceId + hipInvalidDeviceId;
   for (unsigned f : flags) sum += f;
+  for (const void* m : launch_markers)
+    sum += static_cast<long long>(reinterpret_cast<std::uintptr_t>(m));
+  sum += (no_module == nullptr) + (no_function == nullptr);
   return sum;
 }
 
@@ -461,6 +489,33 @@ int main() {
   CHECK(with_cuda_twin >= 65, hip_api_test::fmt("%d HIP codes have a CUDA twin", with_cuda_twin));
   CHECK(std::strcmp(hipGetErrorName(static_cast<hipError_t>(4242)), "hipErrorUnknown") == 0,
         "an undefined code is named hipErrorUnknown");
+
+  // Driver results (module API): HIP numbers its errors as the driver does, so a driver
+  // code either maps to the HIP code of the same number or is folded (never renumbered).
+  int renumbered = 0;
+  for (hipError_t e : codes) {
+    const hipError_t mapped = hip_on_cuda::detail::map_driver_result(static_cast<int>(e));
+    if (mapped != e && mapped != hipErrorUnknown) {
+      ++renumbered;
+      std::printf("  driver code %d -> %s\n", static_cast<int>(e), hipGetErrorName(mapped));
+    }
+  }
+  CHECK_EQ(renumbered, 0, "driver codes map to the HIP code with their number");
+  const hipError_t driver_twins[] = {hipErrorFileNotFound,
+                                     hipErrorNotFound,
+                                     hipErrorInvalidImage,
+                                     hipErrorNoBinaryForGpu,
+                                     hipErrorInvalidKernelFile,
+                                     hipErrorInvalidHandle,
+                                     hipErrorInvalidContext,
+                                     hipErrorLaunchOutOfResources,
+                                     hipErrorCooperativeLaunchTooLarge};
+  int untranslated = 0;
+  for (hipError_t e : driver_twins)
+    if (hip_on_cuda::detail::map_driver_result(static_cast<int>(e)) != e) ++untranslated;
+  CHECK_EQ(untranslated, 0, "module-loading driver errors keep their HIP meaning");
+  CHECK(hip_on_cuda::detail::map_driver_result(34) == hipErrorInsufficientDriver,
+        "CUDA_ERROR_STUB_LIBRARY is hipErrorInsufficientDriver");
 
   // Every attribute of HIP 6.0 has a route, except HIP's own unused slots.
   using Route = hip_on_cuda::detail::AttributeRoute;

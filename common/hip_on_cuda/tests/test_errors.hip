@@ -41,6 +41,15 @@ static_assert(hipErrorGraphExecUpdateFailure == 910, "hipErrorGraphExecUpdateFai
 static_assert(hipErrorUnknown == 999, "hipErrorUnknown");
 static_assert(hipErrorRuntimeMemory == 1052 && hipErrorRuntimeOther == 1053, "HSA codes");
 
+// The legacy anonymous enum of hip_runtime_api.h, numbered 0..3 by enumeration: only the
+// first two share their number with the hipError_t namesake.
+static_assert(HIP_SUCCESS == 0 && HIP_SUCCESS == static_cast<int>(hipSuccess), "HIP_SUCCESS");
+static_assert(HIP_ERROR_INVALID_VALUE == 1 &&
+                  HIP_ERROR_INVALID_VALUE == static_cast<int>(hipErrorInvalidValue),
+              "HIP_ERROR_INVALID_VALUE");
+static_assert(HIP_ERROR_NOT_INITIALIZED == 2, "HIP_ERROR_NOT_INITIALIZED");
+static_assert(HIP_ERROR_LAUNCH_OUT_OF_RESOURCES == 3, "HIP_ERROR_LAUNCH_OUT_OF_RESOURCES");
+
 namespace {
 
 void check_names_and_strings() {
@@ -133,6 +142,13 @@ int main() {
   CHECK_ERROR(hipSetDevice(-1), hipErrorInvalidDevice, "hipSetDevice(-1) is InvalidDevice");
   hip_api_test::ignore(hipGetLastError());
   CHECK_HIP(hipSetDevice(0), "hipSetDevice(0) after the errors");
+
+  // Sample helpers test results against the legacy names (as ints: GCC warns when two
+  // different enums are compared).
+  CHECK_EQ(static_cast<int>(hipSetDevice(0)), HIP_SUCCESS, "hipSetDevice(0) == HIP_SUCCESS");
+  CHECK_EQ(static_cast<int>(hipMemcpy(nullptr, nullptr, 16, hipMemcpyDeviceToHost)),
+           HIP_ERROR_INVALID_VALUE, "hipMemcpy from/to null == HIP_ERROR_INVALID_VALUE");
+  hip_api_test::ignore(hipGetLastError());
 
   hipDeviceProp_t prop;
   CHECK_ERROR(hipGetDeviceProperties(&prop, count), hipErrorInvalidDevice,

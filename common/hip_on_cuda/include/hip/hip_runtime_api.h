@@ -8,10 +8,11 @@
 /// by hipCUDAErrorTohipError, so hipGetLastError follows CUDA's last-error state.
 ///
 /// Families (one header each under hip/hip_on_cuda/): errors, device, memory, streams,
-/// events, launch, occupancy, graphs, versions. Usable from host-only C++ translation
-/// units that link cudart; kernels and hipLaunchKernelGGL need hip/hip_runtime.h.
-/// Not provided (see README): AMD-only hipExt* calls, the module/context driver API,
-/// textures/arrays, IPC, stream memory operations, multi-device cooperative launch.
+/// events, launch, module, occupancy, graphs, versions (cooperative groups:
+/// hip/hip_cooperative_groups.h). Usable from host-only C++ translation units that link cudart;
+/// kernels and hipLaunchKernelGGL need hip/hip_runtime.h. Not provided (see README): AMD-only
+/// hipExt* calls, the context driver API (hipCtx*), textures/arrays, IPC, stream memory operations,
+/// multi-device cooperative launch.
 ///
 /// The include guard is HIP's own, so the system HIP header is never mixed in.
 #ifndef HIP_INCLUDE_HIP_HIP_RUNTIME_API_H
@@ -28,9 +29,23 @@
 #include "hip/hip_on_cuda/graphs.h"
 #include "hip/hip_on_cuda/launch.h"
 #include "hip/hip_on_cuda/memory.h"
+#include "hip/hip_on_cuda/module.h"
 #include "hip/hip_on_cuda/occupancy.h"
 #include "hip/hip_on_cuda/streams.h"
 #include "hip/hip_on_cuda/types.h"
 #include "hip/hip_on_cuda/versions.h"
+
+/// HIP's legacy driver-style status names: an anonymous enum in HIP's own
+/// hip_runtime_api.h (HIP 5.2 and 6.x), still tested by common sample helpers
+/// (`if (e != HIP_SUCCESS)`). HIP numbers them 0, 1, 2, 3 by enumeration, so only the
+/// first two equal their hipError_t namesakes: HIP_ERROR_NOT_INITIALIZED is 2 (not
+/// hipErrorNotInitialized, 3) and HIP_ERROR_LAUNCH_OUT_OF_RESOURCES is 3 (not
+/// hipErrorLaunchOutOfResources, 701). Kept as HIP has them.
+enum {
+  HIP_SUCCESS = 0,
+  HIP_ERROR_INVALID_VALUE,
+  HIP_ERROR_NOT_INITIALIZED,
+  HIP_ERROR_LAUNCH_OUT_OF_RESOURCES
+};
 
 #endif  // HIP_INCLUDE_HIP_HIP_RUNTIME_API_H
