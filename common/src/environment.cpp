@@ -19,10 +19,31 @@ bool is_unsigned_integer(const std::string& text) {
          std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c); });
 }
 
+bool has_hex_prefix(const std::string& text) {
+  return text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
+}
+
 bool is_hex_mask(const std::string& text) {
-  return text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X') &&
-         std::all_of(text.begin() + 2, text.end(),
-                     [](unsigned char c) { return std::isxdigit(c); });
+  return has_hex_prefix(text) && std::all_of(text.begin() + 2, text.end(),
+                                             [](unsigned char c) { return std::isxdigit(c); });
+}
+
+// ROC_GLOBAL_CU_MASK as HIP reads it (ROCm/clr rocclr/device/rocm/rocdevice.cpp,
+// Device::getGlobalCUMask): an optional 0x, then hex digits, 8 at a time through
+// std::stoul(..., 16). A mask HIP cannot read, one that enables no CU, and one that enables
+// every CU are all dropped: the queues then run on every CU.
+std::optional<std::string> check_global_cu_mask(const std::string& value) {
+  const std::string digits = has_hex_prefix(value) ? value.substr(2) : value;
+  const bool hex = !digits.empty() && std::all_of(digits.begin(), digits.end(),
+                                                  [](unsigned char c) { return std::isxdigit(c); });
+  if (!hex) {
+    return "'" + value + "' is not a hex mask such as 0xff or ff; HIP may misread it, and " +
+           "uses every CU when it cannot read it at all";
+  }
+  if (digits.find_first_not_of('0') == std::string::npos) {
+    return "'" + value + "' enables no CU at all; HIP ignores an empty mask and uses every CU";
+  }
+  return std::nullopt;
 }
 
 std::optional<std::string> check_integer_range(const std::string& value, int min, int max) {
@@ -33,17 +54,60 @@ std::optional<std::string> check_integer_range(const std::string& value, int min
   return std::nullopt;
 }
 
+// What C's atoi() makes of \p text, as HIP's flag parser reads every integer flag
+// (ROCm/clr rocclr/utils/flags.cpp, Flag::setValue): leading blanks and one sign, then the
+// leading digits; anything else stops it, so "abc" is 0 and "8abc" is 8. Returns nothing when
+// the digits overflow an int, where atoi's result is undefined.
+std::optional<long long> atoi_reading(const std::string& text) {
+  std::size_t i = 0;
+  while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+  bool negative = false;
+  if (i < text.size() && (text[i] == '+' || text[i] == '-')) negative = text[i++] == '-';
+  long long value = 0;
+  for (; i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])); ++i) {
+    value = value * 10 + (text[i] - '0');
+    if (value > 2147483648LL) return std::nullopt;
+  }
+  if (negative) value = -value;
+  if (value > 2147483647LL) return std::nullopt;
+  return value;
+}
+
+// GPU_MAX_HW_QUEUES is a uint flag of HIP (ROCm/clr rocclr/utils/flags.hpp, default 4) read
+// with atoi(). HIP sets no upper bound; a positive integer is taken as it is. The rest is
+// warned about with what HIP makes of it.
+std::optional<std::string> check_hw_queues(const std::string& value) {
+  const bool plain = is_unsigned_integer(value);
+  const auto read = atoi_reading(value);
+  if (plain && read && *read > 0) return std::nullopt;
+  const std::string what =
+      plain ? "'" + value + "' is not a positive integer" : "'" + value + "' is not an integer";
+  if (!read) return what + "; it overflows atoi(), so what HIP reads is undefined";
+  if (*read < 0) {
+    return what + "; HIP reads it with atoi() into an unsigned flag as " +
+           std::to_string(static_cast<unsigned int>(*read)) +
+           ", so the queue pool has no practical limit";
+  }
+  if (*read == 0) {
+    return what + "; HIP reads it with atoi() as 0: current HIP then shares one hardware " +
+           "queue per priority level among all streams (as with 1); older HIP creates no " +
+           "queue at all";
+  }
+  return what + "; HIP reads it with atoi() as " + std::to_string(*read);
+}
+
 std::optional<std::string> check_visible_devices(const std::string& name, const std::string& value,
                                                  Platform platform) {
   if (value.empty()) {
     // CUDA documents an empty list as "no GPU visible". HIP on AMD reads an empty
-    // HIP_VISIBLE_DEVICES or CUDA_VISIBLE_DEVICES as its default (every GPU); ROCr gives an
-    // empty list no documented meaning.
+    // HIP_VISIBLE_DEVICES or CUDA_VISIBLE_DEVICES as its default (every GPU).
     if (platform == Platform::kNvidia && name == "CUDA_VISIBLE_DEVICES") {
       return std::string("is set but empty, which hides every GPU from CUDA; unset it");
     }
+    // ROCr filters by ROCR_VISIBLE_DEVICES whenever it is set (core/util/flag.h,
+    // os::IsEnvVarSet), so an empty list exposes no GPU.
     if (name == "ROCR_VISIBLE_DEVICES") {
-      return std::string("is set but empty; unset it or list the GPUs to expose");
+      return std::string("is set but empty, which exposes no GPU to ROCr; unset it");
     }
     return std::nullopt;
   }
@@ -123,8 +187,9 @@ const std::vector<EnvironmentVariable>& scheduling_variables() {
       {"GPU_MAX_HW_QUEUES", "AMD",
        "hardware queues HIP creates per device; more streams share them", "4", true,
        "CUDA_DEVICE_MAX_CONNECTIONS"},
-      {"HSA_ENABLE_SDMA", "AMD", "1: copies use the SDMA copy engines; 0: blit kernels on the CUs",
-       "1", true, ""},
+      {"HSA_ENABLE_SDMA", "AMD",
+       "1: copies may use the SDMA copy engines; 0: blit kernels on the CUs",
+       "ROCr's choice per GPU", true, ""},
       {"HSA_ENABLE_INTERRUPT", "AMD", "1: completion signals by interrupt; 0: the host polls", "1",
        true, ""},
       {"ROC_GLOBAL_CU_MASK", "AMD", "hex CU mask applied to every queue HIP creates", "all CUs",
@@ -154,18 +219,17 @@ std::optional<std::string> check_environment_value(const std::string& name,
       name == "CUDA_VISIBLE_DEVICES") {
     return check_visible_devices(name, value, platform);
   }
-  if (name == "GPU_MAX_HW_QUEUES") return check_integer_range(value, 1, 1024);
-  if (name == "HSA_ENABLE_SDMA" || name == "HSA_ENABLE_INTERRUPT") {
+  if (name == "GPU_MAX_HW_QUEUES") return check_hw_queues(value);
+  // ROCr compares these with "0" and "1" only (ROCm/ROCR-Runtime core/util/flag.h).
+  if (name == "HSA_ENABLE_SDMA") {
     if (value == "0" || value == "1") return std::nullopt;
-    return "'" + value + "' is not 0 or 1";
+    return "'" + value + "' is not 0 or 1; ROCr treats it as unset (its per-GPU default)";
   }
-  if (name == "ROC_GLOBAL_CU_MASK") {
-    if (!is_hex_mask(value)) return "'" + value + "' is not a hex mask such as 0xff";
-    if (value.find_first_not_of("0", 2) == std::string::npos) {
-      return "'" + value + "' enables no CU at all";
-    }
-    return std::nullopt;
+  if (name == "HSA_ENABLE_INTERRUPT") {
+    if (value == "0" || value == "1") return std::nullopt;
+    return "'" + value + "' is not 0 or 1; ROCr treats anything but 0 as 1 (interrupts on)";
   }
+  if (name == "ROC_GLOBAL_CU_MASK") return check_global_cu_mask(value);
   if (name == "HSA_CU_MASK") return check_cu_sets(value);
   if (name == "CUDA_DEVICE_MAX_CONNECTIONS") return check_integer_range(value, 1, 32);
   return std::nullopt;

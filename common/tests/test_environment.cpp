@@ -54,9 +54,16 @@ TEST(Environment, ValidValuesPass) {
   EXPECT_FALSE(check_environment_value("HIP_VISIBLE_DEVICES", "0,2"));
   EXPECT_FALSE(check_environment_value("ROCR_VISIBLE_DEVICES", "0,GPU-4b2c1a9f8d3e"));
   EXPECT_FALSE(check_environment_value("GPU_MAX_HW_QUEUES", "8"));
+  // HIP sets no upper bound on the queue count.
+  EXPECT_FALSE(check_environment_value("GPU_MAX_HW_QUEUES", "5000"));
   EXPECT_FALSE(check_environment_value("HSA_ENABLE_SDMA", "0"));
   EXPECT_FALSE(check_environment_value("ROC_GLOBAL_CU_MASK", "0xff"));
+  // HIP strips an optional 0x: plain hex is a mask too.
+  EXPECT_FALSE(check_environment_value("ROC_GLOBAL_CU_MASK", "ff"));
   EXPECT_FALSE(check_environment_value("HSA_CU_MASK", "0,2-4,7:0-15,32-47; 3-9:0x337F"));
+  // ROCr's parser takes an all-zero hex mask and repeated IDs.
+  EXPECT_FALSE(check_environment_value("HSA_CU_MASK", "0:0x0"));
+  EXPECT_FALSE(check_environment_value("HSA_CU_MASK", "0:3,3,1-4"));
   EXPECT_FALSE(check_environment_value("CUDA_DEVICE_MAX_CONNECTIONS", "32"));
   EXPECT_FALSE(check_environment_value("SOMETHING_ELSE", "whatever"));
 }
@@ -72,12 +79,14 @@ TEST(Environment, MalformedValuesAreExplained) {
       {"HIP_PATH", "/nonexistent-hip", "not a directory"},
       {"ROCR_VISIBLE_DEVICES", "", "empty"},
       {"HIP_VISIBLE_DEVICES", "0,x", "'x'"},
-      {"GPU_MAX_HW_QUEUES", "abc", "'abc'"},
-      {"GPU_MAX_HW_QUEUES", "0", "1..1024"},
-      {"GPU_MAX_HW_QUEUES", "1000000000000", "not an integer"},
+      {"GPU_MAX_HW_QUEUES", "abc", "'abc' is not an integer"},
+      {"GPU_MAX_HW_QUEUES", "0", "not a positive integer"},
+      {"GPU_MAX_HW_QUEUES", "1000000000000", "overflows atoi()"},
       {"HSA_ENABLE_INTERRUPT", "yes", "not 0 or 1"},
-      {"ROC_GLOBAL_CU_MASK", "zz", "hex mask"},
+      {"HSA_ENABLE_SDMA", "2", "treats it as unset"},
+      {"ROC_GLOBAL_CU_MASK", "zz", "'zz' is not a hex mask"},
       {"ROC_GLOBAL_CU_MASK", "0x0", "no CU"},
+      {"ROC_GLOBAL_CU_MASK", "000", "no CU"},
       {"HSA_CU_MASK", "0-15", "no ':'"},
       {"HSA_CU_MASK", "0:15-3", "reversed"},
       {"CUDA_DEVICE_MAX_CONNECTIONS", "33", "1..32"},
@@ -87,6 +96,25 @@ TEST(Environment, MalformedValuesAreExplained) {
     ASSERT_TRUE(problem.has_value()) << c.name << "=" << c.value;
     EXPECT_NE(problem->find(c.says), std::string::npos) << *problem;
   }
+}
+
+TEST(Environment, QueueCountWarningsSayWhatHipReads) {
+  // HIP reads GPU_MAX_HW_QUEUES with atoi() (clr rocclr/utils/flags.cpp).
+  const auto word = check_environment_value("GPU_MAX_HW_QUEUES", "abc", Platform::kAmd);
+  ASSERT_TRUE(word.has_value());
+  EXPECT_NE(word->find("atoi() as 0"), std::string::npos) << *word;
+  EXPECT_NE(word->find("one hardware queue per priority level"), std::string::npos) << *word;
+  const auto zero = check_environment_value("GPU_MAX_HW_QUEUES", "0", Platform::kAmd);
+  ASSERT_TRUE(zero.has_value());
+  EXPECT_NE(zero->find("atoi() as 0"), std::string::npos) << *zero;
+  const auto trailing = check_environment_value("GPU_MAX_HW_QUEUES", "8abc", Platform::kAmd);
+  ASSERT_TRUE(trailing.has_value());
+  EXPECT_NE(trailing->find("'8abc' is not an integer; HIP reads it with atoi() as 8"),
+            std::string::npos)
+      << *trailing;
+  const auto negative = check_environment_value("GPU_MAX_HW_QUEUES", "-1", Platform::kAmd);
+  ASSERT_TRUE(negative.has_value());
+  EXPECT_NE(negative->find("4294967295"), std::string::npos) << *negative;
 }
 
 TEST(Environment, AnEmptyDeviceListMeansWhatEachRuntimeMakesOfIt) {
@@ -102,7 +130,7 @@ TEST(EnvironmentWarnings, NameTheMalformedSettingAndWhoReadsIt) {
   const ScopedVariable queues("GPU_MAX_HW_QUEUES", "abc");
   const auto amd = warnings_about("GPU_MAX_HW_QUEUES", Platform::kAmd);
   ASSERT_EQ(amd.size(), 1u);
-  EXPECT_NE(amd[0].find("GPU_MAX_HW_QUEUES='abc': 'abc' is not an integer in 1..1024"),
+  EXPECT_NE(amd[0].find("GPU_MAX_HW_QUEUES='abc': 'abc' is not an integer; HIP reads it"),
             std::string::npos)
       << amd[0];
   EXPECT_EQ(amd[0].find("ignores"), std::string::npos) << amd[0];

@@ -186,7 +186,7 @@ void report_device(hl::Report& report, int index) {
       .row({"concurrent kernels", attribute(hipDeviceAttributeConcurrentKernels, index) != 0, "",
             "kernels from different streams may overlap"})
       .row({"async copy engines", attribute(hipDeviceAttributeAsyncEngineCount, index), "",
-            "copies that overlap kernels (0 on AMD: reported differently)"});
+            "copies that overlap kernels (AMD's HIP reports a fixed 8)"});
   report.table(table);
   report.fact(hl::format("device{}", index), p.name);
 }
@@ -210,7 +210,7 @@ Finding diagnose_no_device(hipError_t status, int nodes) {
             "no GPU here, or the NVIDIA driver is not loaded: check 'nvidia-smi'"};
 #endif
   }
-  if (status == hipErrorInsufficientDriver) {
+  if (status == hipErrorInsufficientDriver) {  // CUDA's error; ROCm's HIP does not return it
     return {hl::format("the GPU driver is missing or older than this runtime ({})", error),
             "install a driver at least as new as the runtime this binary was built with"};
   }

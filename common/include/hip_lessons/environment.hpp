@@ -43,15 +43,20 @@ struct EnvironmentVariable {
 const std::vector<EnvironmentVariable>& scheduling_variables();
 
 /// Checks \p value for variable \p name as the runtime of a \p platform build reads it.
-/// Returns nothing when valid, else the problem in one sentence (what is wrong and what is
-/// allowed). Unknown names are always valid.
+/// Returns nothing when valid, else the problem in one sentence: what is wrong and what the
+/// runtime makes of it (the rules are the runtime's, not stricter ones): GPU_MAX_HW_QUEUES is
+/// read with atoi() ("abc" is 0, "8x" is 8) and has no upper bound; ROC_GLOBAL_CU_MASK is hex
+/// with or without 0x, and HIP drops a mask that enables no CU; HSA_CU_MASK takes 0x0 and
+/// repeated IDs; HSA_ENABLE_SDMA and HSA_ENABLE_INTERRUPT know only 0 and 1. Unknown names
+/// are always valid.
 std::optional<std::string> check_environment_value(const std::string& name,
                                                    const std::string& value,
                                                    Platform platform = build_platform());
 
 /// One line for every run-time scheduling variable that is set in this process's environment
 /// and is either malformed or ignored by a \p platform build, e.g.
-/// "GPU_MAX_HW_QUEUES='abc': 'abc' is not an integer in 1..1024 (...)". Empty when all is well.
+/// "GPU_MAX_HW_QUEUES='abc': 'abc' is not an integer; HIP reads it with atoi() as 0: ...".
+/// Empty when all is well.
 /// run_lesson() prints these as warnings before a lesson starts.
 std::vector<std::string> environment_warnings(Platform platform = build_platform());
 
