@@ -132,8 +132,9 @@ inline void show_one_queue(hl::Report& report, const hl::ChildRun& child,
   const auto runs = parse_block_lines(child.outcome.output);
   const auto depth = runs.find("depth-first");
   const auto breadth = runs.find("breadth-first");
-  if (!report.check(hl::format("the {}=1 child sent both block traces", variable),
-                    depth != runs.end() && breadth != runs.end(), child.tail())) {
+  const bool both = depth != runs.end() && breadth != runs.end();
+  if (!report.check(hl::format("the {}=1 child sent both block traces", variable), both,
+                    both ? "" : child.tail())) {
     return;
   }
   const hl::Schedule& d = depth->second;
@@ -142,9 +143,8 @@ inline void show_one_queue(hl::Report& report, const hl::ChildRun& child,
   report.trace(variable + "=1, breadth-first", b);
   const double span = std::max(d.span_us(), b.span_us());  // one time axis for both
   const int shown = 16;
-  report.timeline(hl::format("{}=1, depth-first: each chain waits for the one before it "
-                             "(first {} chains)",
-                             variable, shown),
+  report.timeline(hl::format("{}=1, depth-first: each chain waits for the one before it{}",
+                             variable, chains > shown ? " (first 16 chains)" : ""),
                   rows_by_chain(d, shown), span);
   report.timeline(hl::format("{}=1, breadth-first: the chains run side by side", variable),
                   rows_by_chain(b, shown), span);
