@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <tuple>
 #include <utility>
+
+#include "hip_lessons/format.hpp"
 
 namespace hip_lessons {
 
@@ -58,6 +61,42 @@ int Schedule::peak_concurrent_launches() const {
   std::vector<Interval> spans;
   for (const auto& [launch, span] : launch_spans()) spans.push_back(span);
   return max_overlap(std::move(spans));
+}
+
+std::optional<std::vector<TracedLaunch>> Schedule::first_overlap_above(int limit) const {
+  std::map<int, TracedLaunch> launches;
+  for (const TracedBlock& b : blocks_) launches[b.launch] = {b.launch, b.kernel, b.stream, {}};
+  // The same sweep as max_overlap(): ends before starts at equal times.
+  std::vector<std::tuple<double, int, int>> events;  // time, +1 start / -1 end, launch
+  for (const auto& [launch, span] : launch_spans()) {
+    launches[launch].span = span;
+    events.emplace_back(span.start, +1, launch);
+    events.emplace_back(span.end, -1, launch);
+  }
+  std::sort(events.begin(), events.end());
+  std::set<std::pair<double, int>> open;  // start, launch
+  for (const auto& [time, change, launch] : events) {
+    if (change < 0) {
+      open.erase({launches[launch].span.start, launch});
+      continue;
+    }
+    open.insert({time, launch});
+    if (static_cast<int>(open.size()) > limit) {
+      std::vector<TracedLaunch> crowd;
+      for (const auto& [start, l] : open) crowd.push_back(launches[l]);
+      return crowd;
+    }
+  }
+  return std::nullopt;
+}
+
+std::string describe(const std::vector<TracedLaunch>& launches) {
+  std::string text;
+  for (const TracedLaunch& l : launches) {
+    text += format("{}{} #{} on stream {} at {:.1}-{:.1} us", text.empty() ? "" : "; ", l.kernel,
+                   l.launch, l.stream, l.span.start, l.span.end);
+  }
+  return text;
 }
 
 std::map<unsigned, int> Schedule::peak_blocks_per_unit() const {

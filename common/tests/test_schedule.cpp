@@ -55,6 +55,24 @@ TEST(ScheduleTest, FindsTheFirstBlockOutsideAllowedUnits) {
   EXPECT_EQ(outside->launch, 1);
 }
 
+TEST(ScheduleTest, NamesTheLaunchesOfTheFirstOverlapAboveALimit) {
+  const hl::Schedule s = example();
+  EXPECT_FALSE(s.first_overlap_above(2).has_value());
+  const auto crowd = s.first_overlap_above(1);
+  ASSERT_TRUE(crowd.has_value());
+  ASSERT_EQ(crowd->size(), 2u);
+  EXPECT_EQ(crowd->at(0).launch, 0);
+  EXPECT_EQ(crowd->at(1).launch, 1);
+  EXPECT_EQ(crowd->at(1).stream, 1);
+  EXPECT_DOUBLE_EQ(crowd->at(1).span.start, 50.0);
+  EXPECT_EQ(hl::describe(*crowd),
+            "spin #0 on stream 0 at 0.0-100.0 us; spin #1 on stream 1 at 50.0-150.0 us");
+  // Launches that touch (one ends as the next starts) never overlap.
+  const hl::Schedule chain({{"a", 0, 0, 0, 1, 0, 10}, {"b", 1, 0, 0, 1, 10, 20}});
+  EXPECT_FALSE(chain.first_overlap_above(1).has_value());
+  EXPECT_TRUE(chain.first_overlap_above(0).has_value());
+}
+
 TEST(TimelineTest, DrawsOneRowPerLaunchWithAnAxisAndALegend) {
   const hl::Schedule s = example();
   EXPECT_EQ(hl::render_timeline(hl::rows_by_launch(s), s.span_us(), hl::TimelineStyle::kBusy, 16),

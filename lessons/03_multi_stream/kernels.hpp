@@ -9,11 +9,14 @@
 #include <hip/hip_runtime.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
+#include "hip_lessons/block_trace.hpp"
+#include "hip_lessons/format.hpp"
 #include "hip_lessons/hip_check.hpp"
 #include "hip_lessons/spin_kernel.hpp"
 #include "hip_lessons/streams.hpp"
@@ -36,23 +39,26 @@ __host__ __device__ inline std::uint32_t stamp(std::uint32_t input, unsigned int
 // A kernel that occupies its blocks for a fixed time and then does a little real work.
 // With one block it uses one CU / SM out of dozens: the rest of the GPU sits idle unless
 // other kernels run beside it, which only happens when they come from other streams.
+// A traced launch also records when and where each block ran (empty `trace`: nothing).
 __global__ void spin_then_stamp(long long ticks, const std::uint32_t* in, std::uint32_t* out,
-                                unsigned int kernel) {
+                                unsigned int kernel, hip_lessons::BlockTrace trace) {
+  hip_lessons::BlockTimer timer(trace);
   hip_lessons::spin_for_ticks(ticks);
   if (threadIdx.x == 0) {
     const std::size_t slot = static_cast<std::size_t>(kernel) * gridDim.x + blockIdx.x;
     out[slot] = stamp(in[slot], kernel);
   }
+  timer.stop();  // every thread reaches it
 }
 //! [spin_then_stamp]
 
 /// Launches small kernel number \p kernel (\p blocks blocks of \p threads threads, each
-/// spinning \p ticks) on \p stream.
+/// spinning \p ticks) on \p stream; a non-empty \p trace records its blocks.
 inline void launch_small_kernel(long long ticks, unsigned int blocks, unsigned int threads,
                                 const std::uint32_t* in, std::uint32_t* out, unsigned int kernel,
-                                hipStream_t stream) {
+                                hipStream_t stream, hip_lessons::BlockTrace trace = {}) {
   hipLaunchKernelGGL(spin_then_stamp, dim3(blocks), dim3(threads), 0, stream, ticks, in, out,
-                     kernel);
+                     kernel, trace);
   HIP_CHECK_LAUNCH();
 }
 
@@ -120,6 +126,10 @@ struct PipelineArrays {
   std::size_t n;
 };
 
+/// Four events per chunk, recorded on its stream before its input copy and after each of its
+/// three stages: step 4's timeline reads them (traced_runs.hpp).
+using ChunkMarks = std::vector<std::array<hip_lessons::GpuEvent, 4>>;
+
 //! [pipeline]
 // Cuts the work into chunks of ceil(n / chunks) elements, so the last one is shorter when
 // `chunks` does not divide n (1000 in 3: 334 + 334 + 332) and there can be fewer chunks than
@@ -128,18 +138,26 @@ struct PipelineArrays {
 // can run while another stream's kernel computes, and the two copy directions can run at
 // once on separate copy engines. From pageable host memory nothing overlaps: the runtime
 // stages each copy through its own pinned buffer, synchronously with the host.
+// `marks`, when given, gets an event recorded before and after each stage (step 4's timeline).
 inline void enqueue_pipeline(const PipelineArrays& a, std::size_t chunks, unsigned int rounds,
-                             const std::vector<hipStream_t>& streams) {
+                             const std::vector<hipStream_t>& streams, ChunkMarks* marks = nullptr) {
   const std::size_t chunk = (a.n + chunks - 1) / chunks;
   for (std::size_t c = 0, offset = 0; offset < a.n; ++c, offset += chunk) {
     const hipStream_t stream = streams[c % streams.size()];
+    const auto mark = [&](int point) {
+      if (marks != nullptr) (*marks)[c][point].record(stream);
+    };
     const std::size_t count = std::min(chunk, a.n - offset);
     const std::size_t bytes = count * sizeof(std::uint32_t);
+    mark(0);
     HIP_CHECK(hipMemcpyAsync(a.device_in + offset, a.host_in + offset, bytes, hipMemcpyHostToDevice,
                              stream));
+    mark(1);
     launch_lcg_rounds(a.device_in + offset, a.device_out + offset, count, rounds, stream);
+    mark(2);
     HIP_CHECK(hipMemcpyAsync(a.host_out + offset, a.device_out + offset, bytes,
                              hipMemcpyDeviceToHost, stream));
+    mark(3);
   }
 }
 //! [pipeline]
@@ -241,13 +259,19 @@ class StreamSet {
 };
 
 /// Enqueues \p kernels small kernels round-robin over the streams of \p set, between a fork
-/// from and a join into \p origin: kernel k goes to stream k % set.size().
+/// from and a join into \p origin: kernel k goes to stream k % set.size(). With a \p recorder,
+/// every launch is traced (the kernel named "kernel <k>", on its stream's number).
 inline void enqueue_small_kernels(StreamSet& set, hipStream_t origin, unsigned int kernels,
                                   long long ticks, unsigned int blocks, unsigned int threads,
-                                  const std::uint32_t* in, std::uint32_t* out) {
+                                  const std::uint32_t* in, std::uint32_t* out,
+                                  hip_lessons::BlockTraceRecorder* recorder = nullptr) {
   set.fork_join(origin, [&] {
     for (unsigned int k = 0; k < kernels; ++k) {
-      launch_small_kernel(ticks, blocks, threads, in, out, k, set.streams()[k % set.size()]);
+      const auto s = static_cast<int>(k % set.size());
+      launch_small_kernel(ticks, blocks, threads, in, out, k, set.streams()[s],
+                          recorder
+                              ? recorder->reserve(hip_lessons::format("kernel {}", k), blocks, s)
+                              : hip_lessons::BlockTrace{});
     }
   });
 }

@@ -3,10 +3,12 @@
 ///
 /// The story (the README's Application flow has the same numbers):
 ///  1. The ruler: a kernel spinning on the device clock for 2 ms takes 2 ms by the events.
-///  2. One-block kernels on 1, 2, 4 ... 32 streams: streams let them run side by side.
+///  2. One-block kernels on 1, 2, 4 ... 32 streams: streams let them run side by side. A block
+///     trace of 16 of them on 1 and on --streams streams draws and checks the schedule.
 ///  3. Kernels that already fill the GPU: more streams have nothing left to fill.
 ///  4. Copy/compute overlap: pinned memory, the work cut into chunks (the last one shorter
-///     when --chunks does not divide it) and pipelined over streams, against one piece.
+///     when --chunks does not divide it) and pipelined over streams, against one piece;
+///     a timeline of the pipeline from events shows the stages overlap.
 ///  5. Ordering across streams: an event makes a consumer wait for its producer.
 ///  6. Stream priorities: a short kernel behind a backlog of blocks.
 ///  7. The legacy default stream, with blocking and with non-blocking streams.
@@ -33,19 +35,13 @@
 #include "hip_lessons/lesson.hpp"
 #include "hip_lessons/spin_kernel.hpp"
 #include "kernels.hpp"
+#include "traced_runs.hpp"
 #include "workloads.hpp"
 
 namespace hl = hip_lessons;
 namespace ms = multi_stream;
 
 namespace {
-
-// The platform's serialization switch (step 8). AMD: 3 = wait before and after each launch.
-#if defined(__HIP_PLATFORM_AMD__)
-constexpr const char *kSerializeSwitch = "AMD_SERIALIZE_KERNEL", *kSerializeValue = "3";
-#else
-constexpr const char *kSerializeSwitch = "CUDA_LAUNCH_BLOCKING", *kSerializeValue = "1";
-#endif
 
 // The lesson's own options (checked by LessonCli before any GPU work).
 struct Settings {
@@ -99,6 +95,8 @@ std::pair<double, double> spread_small_kernels(const Context& c, const Settings&
     table.row({count, t, waves * s.kernel_us / 1000.0, one / t});
     c.report.measurement(hl::format("small_kernels_ms.streams_{}", count), t);
   }
+  ms::show_small_kernels(c.report, s.count(s.streams), c.kernel_ticks, c.ticks_per_us, c.origin,
+                         c.options.seed + 9);
   if (!c.plan) return {one, many};
   c.report.table(table);
   c.report.measurement("small_kernels_speedup", one / many);
@@ -154,6 +152,7 @@ double overlap_copies_and_compute(const Context& c, const Settings& s,
     }
     t.push_back(p->run(c.report, how, rounds, c.origin, c.plan));
   }
+  ms::show_pipeline(c.report, *p, s.count(s.chunks), s.count(s.pipeline_streams), rounds, c.origin);
   if (!c.plan) return 0.0;
   c.report.fact("pipeline_rounds", rounds);
   ms::report_pipeline(c.report, t, rounds, p->n, s.chunks, s.pipeline_streams);
@@ -239,8 +238,9 @@ void serialize_and_compare(const Context& c, const Settings& s, double one_strea
                         hl::format("{} kernels of {} us on {} streams, in child processes",
                                    s.kernels, s.kernel_us, s.streams),
                         {{"run"}, {"median", "ms", 3}});
-  for (const hl::EnvSetting& setting : {hl::EnvSetting{kSerializeSwitch, std::nullopt},
-                                        hl::EnvSetting{kSerializeSwitch, kSerializeValue}}) {
+  for (const hl::EnvSetting& setting :
+       {hl::EnvSetting{ms::kSerializeSwitch, std::nullopt},
+        hl::EnvSetting{ms::kSerializeSwitch, ms::kSerializeValue}}) {
     const hl::ChildRun child = hl::run_self(args, {setting}, 120.0);
     c.report.check(hl::format("{} kernels on {} streams correct with {} (child process)", s.kernels,
                               s.streams, setting.describe()),
@@ -306,6 +306,7 @@ int main(int argc, char** argv) {
   cli.add_count("--pipeline-streams", s.pipeline_streams, "Streams of the pipeline", 1, 1024);
   cli.add_count("--rounds", s.rounds,
                 "Pipeline kernel rounds per element; 0 = as long as the input copy", 0, 1 << 20);
+  cli.add_trace_output();
   cli.add_flag("--spread-child", s.spread_child,
                "Only time step 2's kernels on --streams streams, print an @result line (step 8)");
 

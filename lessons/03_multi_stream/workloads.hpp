@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "hip_lessons/block_trace.hpp"
 #include "hip_lessons/buffers.hpp"
 #include "hip_lessons/hip_check.hpp"
 #include "hip_lessons/report.hpp"
@@ -95,6 +96,23 @@ struct SmallKernels {
     });
     report.check_match(name, hl::first_mismatch(expected, d_out.download()), expected.size());
     return ms;
+  }
+
+  /// One untimed run on \p stream_count streams with every block traced, checked like run().
+  /// A gate kernel on \p origin (spinning \p gate_us) holds every stream until all launches
+  /// are enqueued, so the trace shows what the GPU does with them, not how fast the host issued
+  /// them (a launch costs a few microseconds; the gate lasts milliseconds).
+  hl::Schedule traced(hl::Report& report, unsigned int stream_count, hipStream_t origin,
+                      double gate_us, double ticks_per_us, const std::string& name) {
+    StreamSet set(stream_count);
+    hl::BlockTraceRecorder recorder(input.size());
+    poison_and_wait(d_out);
+    hl::launch_spin_kernel(gate_us, ticks_per_us, dim3(1), dim3(threads), origin);
+    enqueue_small_kernels(set, origin, kernels, ticks, blocks, threads, d_in.data(), d_out.data(),
+                          &recorder);
+    HIP_CHECK(hipStreamSynchronize(origin));
+    report.check_match(name, hl::first_mismatch(expected, d_out.download()), expected.size());
+    return recorder.schedule();
   }
 };
 
@@ -298,19 +316,29 @@ inline double a_zero_b_ms(bool blocking, double ticks_per_us) {
   return t.median;
 }
 
+/// The platform's serialization switch (step 8). AMD: 3 = wait before and after each launch.
+#if defined(__HIP_PLATFORM_AMD__)
+inline constexpr const char *kSerializeSwitch = "AMD_SERIALIZE_KERNEL", *kSerializeValue = "3";
+#else
+inline constexpr const char *kSerializeSwitch = "CUDA_LAUNCH_BLOCKING", *kSerializeValue = "1";
+#endif
+
 /// How streams reach the GPU on this platform: the variable that sets the hardware queue
 /// count, its default, and what streams beyond that count do.
 struct QueueFacts {
   const char *platform, *variable, *unset, *sharing;
+  int default_count;
 };
 #if defined(__HIP_PLATFORM_AMD__)
 inline constexpr QueueFacts kQueues{"AMD", "GPU_MAX_HW_QUEUES", "unset (default 4)",
                                     "share queues; every dispatch packet carries the barrier bit, "
-                                    "so streams on one queue run one after another"};
+                                    "so streams on one queue run one after another",
+                                    4};
 #else
 inline constexpr QueueFacts kQueues{"NVIDIA", "CUDA_DEVICE_MAX_CONNECTIONS", "unset (default 8)",
                                     "share connections; a kernel that waits for its stream blocks "
-                                    "the others queued behind it"};
+                                    "the others queued behind it",
+                                    8};
 #endif
 
 }  // namespace multi_stream

@@ -21,6 +21,8 @@
 #include <string>
 #include <vector>
 
+#include "chain_traces.hpp"
+#include "hip_lessons/block_trace.hpp"
 #include "hip_lessons/buffers.hpp"
 #include "hip_lessons/child_process.hpp"
 #include "hip_lessons/device.hpp"
@@ -75,6 +77,7 @@ struct Settings {
   std::string policy = "all";
   std::string variable = "auto";
   std::int64_t streams = 16, chain = 4, kernel_us = 100, wait_us = 5000;
+  bool trace_chains = false;  ///< --measure queues: also trace both orders, print "@block" lines
 };
 
 /// Resolves --variable for a --measure run. "auto" means the measurement's own variable on
@@ -138,25 +141,27 @@ struct ChainTiming {
 };
 
 // Runs every chain `warmup + repeats` times in the given order, resetting the words before
-// each run, timing launch-to-completion with the host clock, and checking every run.
+// each run, timing launch-to-completion with the host clock, and checking every run. With a
+// `recorder`, one run without warm-up, every launch traced.
 inline ChainTiming time_chains(hl::Report& report, IssueOrder order,
                                const std::vector<hipStream_t>& streams, unsigned int steps,
                                long long ticks, const std::vector<std::uint32_t>& initial,
                                hl::DeviceBuffer<std::uint32_t>& words, int repeats,
-                               const std::string& label) {
+                               const std::string& label,
+                               hl::BlockTraceRecorder* recorder = nullptr) {
   const std::vector<std::uint32_t> start(initial.begin(),
                                          initial.begin() + static_cast<long>(streams.size()));
   std::vector<std::uint32_t> expected(start.size());
   for (std::size_t s = 0; s < start.size(); ++s) expected[s] = chain_reference(start[s], steps);
   std::vector<double> samples;
   std::optional<hl::Mismatch> wrong;
-  const int warmup = 2;
+  const int warmup = recorder ? 0 : 2;
   for (int run = 0; run < warmup + repeats; ++run) {
     HIP_CHECK(hipMemcpy(words.data(), start.data(), start.size() * sizeof(std::uint32_t),
                         hipMemcpyHostToDevice));
     HIP_CHECK(hipDeviceSynchronize());
     const auto before = std::chrono::steady_clock::now();
-    issue_chains(order, streams, steps, ticks, words.data());
+    issue_chains(order, streams, steps, ticks, words.data(), recorder);
     HIP_CHECK(hipDeviceSynchronize());
     const auto after = std::chrono::steady_clock::now();
     std::vector<std::uint32_t> got(streams.size());
@@ -194,6 +199,19 @@ inline void measure_queues(hl::Report& report, const Settings& s, const hl::Comm
                   options.repeat, hl::format("1 chain of {}", s.chain));
   const double ideal_ms = static_cast<double>(s.chain * s.kernel_us) / 1000.0;
   const std::string setting = setting_of(variable.name);
+  bool traced_correct = true;
+  // Step 2's timelines: one more run of each order, traced, sent to the parent line by line.
+  for (const IssueOrder order : {IssueOrder::kDepthFirst, IssueOrder::kBreadthFirst}) {
+    if (!s.trace_chains) break;
+    const std::string name = order == IssueOrder::kDepthFirst ? "depth-first" : "breadth-first";
+    hl::BlockTraceRecorder recorder(streams.size() * steps);
+    traced_correct = time_chains(report, order, streams, steps, ticks, initial, words, 1,
+                                 chains + ", " + name + ", traced", &recorder)
+                         .correct &&
+                     traced_correct;
+    const hl::Schedule schedule = recorder.schedule();
+    for (const hl::TracedBlock& b : schedule.blocks()) report.note(block_line(name, b));
+  }
 
   hl::ResultTable table("chains",
                         hl::format("{} {}: {} x {} us kernels (ideal {:.3} ms)", variable.name,
@@ -203,7 +221,7 @@ inline void measure_queues(hl::Report& report, const Settings& s, const hl::Comm
   table.row({"breadth-first", breadth.median_ms, breadth.median_ms / ideal_ms});
   table.row({"one chain alone", single.median_ms, single.median_ms / ideal_ms});
   report.table(table);
-  const bool correct = depth.correct && breadth.correct && single.correct;
+  const bool correct = depth.correct && breadth.correct && single.correct && traced_correct;
   print_result(report, hl::format("experiment=queues variable={} setting={} depth_first_ms={:.4} "
                                   "breadth_first_ms={:.4} single_chain_ms={:.4} ideal_ms={:.4} "
                                   "correct={}",
@@ -409,6 +427,9 @@ inline void refuse_meaningless_options(const Settings& s, const hl::CommonOption
   if (s.measure == "wait" && s.policy == "all") {
     throw hl::UsageError("--measure wait needs one --policy: spin, yield, blocking-sync or auto");
   }
+  if (s.trace_chains && s.measure != "queues") {
+    throw hl::UsageError("--trace-chains belongs to --measure queues");
+  }
   if (s.measure != "none" && options.mode != hl::Mode::kTour) {
     throw hl::UsageError("--check and --speed-check run the children themselves: no --measure");
   }
@@ -438,6 +459,24 @@ inline void check_child(hl::Report& report, const std::string& name, const hl::C
   }
   report.check(name, r.succeeded(), r.succeeded() ? "" : r.outcome.status() + ": " + r.tail());
 }
+
+/// The queue counts step 2 compares: 1 and the default in every mode; the tour adds the most
+/// (NVIDIA's maximum of 32; on AMD, which documents no maximum, one queue per stream).
+inline std::vector<hl::EnvSetting> queue_settings(const Settings& s, hl::Mode mode) {
+  std::vector<hl::EnvSetting> settings = {{kQueueVariable, std::string("1")},
+                                          {kQueueVariable, std::nullopt}};
+#if defined(__HIP_PLATFORM_AMD__)
+  const std::string most = hl::format("{}", std::max<std::int64_t>(s.streams, 4));
+#else
+  (void)s;
+  const std::string most = "32";
+#endif
+  if (mode == hl::Mode::kTour) settings.push_back({kQueueVariable, most});
+  return settings;
+}
+
+/// The extra arguments of step 2's children: the one-queue child also traces (chain_traces.hpp).
+inline const std::vector<std::string> kTraceArgs = {"--trace-chains"}, kNoArgs = {};
 
 /// Starts children of this program with the options they all share.
 class Children {

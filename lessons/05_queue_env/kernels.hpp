@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "hip_lessons/block_trace.hpp"
+#include "hip_lessons/format.hpp"
 #include "hip_lessons/hip_check.hpp"
 #include "hip_lessons/spin_kernel.hpp"
 
@@ -30,10 +32,13 @@ __host__ __device__ inline std::uint32_t chain_step_value(std::uint32_t word, un
 //! [chain_step]
 // One block that is busy for a fixed time and then applies step `step` to its stream's
 // word. Kernels in one stream run in order, so step k always sees the result of step k-1.
+// A traced launch also records when and where its block ran (empty `trace`: nothing).
 __global__ void chain_step(long long ticks, std::uint32_t* words, unsigned int stream,
-                           unsigned int step) {
+                           unsigned int step, hip_lessons::BlockTrace trace) {
+  hip_lessons::BlockTimer timer(trace);
   hip_lessons::spin_for_ticks(ticks);
   if (threadIdx.x == 0) words[stream] = chain_step_value(words[stream], step);
+  timer.stop();  // every thread reaches it
 }
 //! [chain_step]
 
@@ -57,11 +62,17 @@ enum class IssueOrder {
 // either way; only the order of the host's launch calls differs. With as many hardware
 // queues as streams the order does not matter. With fewer, streams share queues, and a
 // queue processes its commands in order: depth-first, stream 1's first kernel sits behind
-// stream 0's whole chain in the shared queue although it depends on nothing.
+// stream 0's whole chain in the shared queue although it depends on nothing. With a
+// `recorder`, every launch is traced ("step <k>" on stream s).
 inline void issue_chains(IssueOrder order, const std::vector<hipStream_t>& streams,
-                         unsigned int steps, long long ticks, std::uint32_t* words) {
+                         unsigned int steps, long long ticks, std::uint32_t* words,
+                         hip_lessons::BlockTraceRecorder* recorder = nullptr) {
   auto launch = [&](unsigned int s, unsigned int k) {
-    hipLaunchKernelGGL(chain_step, dim3(1), dim3(kChainThreads), 0, streams[s], ticks, words, s, k);
+    const hip_lessons::BlockTrace trace =
+        recorder ? recorder->reserve(hip_lessons::format("step {}", k), 1, static_cast<int>(s))
+                 : hip_lessons::BlockTrace{};
+    hipLaunchKernelGGL(chain_step, dim3(1), dim3(kChainThreads), 0, streams[s], ticks, words, s, k,
+                       trace);
     HIP_CHECK_LAUNCH();
   };
   const auto count = static_cast<unsigned int>(streams.size());

@@ -14,7 +14,8 @@
 ///     and refuse a --size the copy child could not hold.
 ///  2. Hardware queues (GPU_MAX_HW_QUEUES on AMD, CUDA_DEVICE_MAX_CONNECTIONS on NVIDIA):
 ///     children with 1, the default and the most time the same dependent chains issued
-///     depth-first and breadth-first; too few queues serialize independent streams.
+///     depth-first and breadth-first; too few queues serialize independent streams. The
+///     one-queue child traces both orders; their timelines show and check the false dependency.
 ///  3. Malformed values of the queue variable, each in its own child: what the runtime does.
 ///  4. How the host waits (spin, yield, blocking sync): CPU time and latency of a wait.
 ///  5. AMD's copy engines (HSA_ENABLE_SDMA) and AQL queue size (ROC_AQL_QUEUE_SIZE).
@@ -81,21 +82,6 @@ struct QueueRuns {
   std::vector<std::pair<std::string, hl::ChildRun>> labelled;
 };
 
-// The queue counts compared: 1 and the default in every mode; the tour adds the most
-// (NVIDIA's maximum of 32; on AMD, which documents no maximum, one queue per stream).
-std::vector<hl::EnvSetting> queue_settings(const qe::Settings& s, hl::Mode mode) {
-  std::vector<hl::EnvSetting> settings = {{kQueueVariable, std::string("1")},
-                                          {kQueueVariable, std::nullopt}};
-#if defined(__HIP_PLATFORM_AMD__)
-  const std::string most = hl::format("{}", std::max<std::int64_t>(s.streams, 4));
-#else
-  (void)s;
-  const std::string most = "32";
-#endif
-  if (mode == hl::Mode::kTour) settings.push_back({kQueueVariable, most});
-  return settings;
-}
-
 // 2. One child per queue count, each timing the same chains in both issue orders: only a
 // queue shared by several streams makes the order matter.
 QueueRuns compare_queue_counts(hl::Report& report, qe::Children& children, const qe::Settings& s,
@@ -114,8 +100,9 @@ QueueRuns compare_queue_counts(hl::Report& report, qe::Children& children, const
        {"depth / breadth"},
        {"breadth / ideal"}});
   QueueRuns runs;
-  for (const hl::EnvSetting& setting : queue_settings(s, mode)) {
-    hl::ChildRun r = children.run("queues", {}, {setting});
+  for (const hl::EnvSetting& setting : qe::queue_settings(s, mode)) {
+    const bool one = setting.value == std::string("1");  // this child also sends block traces
+    hl::ChildRun r = children.run("queues", one ? qe::kTraceArgs : qe::kNoArgs, {setting});
     qe::check_child(report, "chains correct with " + setting.describe(), r);
     if (r.succeeded()) {
       // A chain can take longer than ideal (launch costs, slow tools such as
@@ -132,7 +119,7 @@ QueueRuns compare_queue_counts(hl::Report& report, qe::Children& children, const
                qe::reported(r, "depth_first_ms", "breadth_first_ms"),
                qe::reported(r, "breadth_first_ms", "ideal_ms")});
     if (!setting.value) runs.fallback = r;
-    if (setting.value == std::string("1")) runs.one = r;
+    if (one) runs.one = r;
     runs.labelled.emplace_back(label, std::move(r));
   }
   if (mode == hl::Mode::kTour) {  // the other platform's variable: the child exits 77
@@ -142,6 +129,7 @@ QueueRuns compare_queue_counts(hl::Report& report, qe::Children& children, const
                std::nullopt, std::nullopt, std::nullopt, std::nullopt});
   }
   report.table(table);
+  qe::show_one_queue(report, runs.one, kQueueVariable, s.streams, s.chain, s.kernel_us);
   return runs;
 }
 
@@ -315,6 +303,9 @@ int main(int argc, char** argv) {
                  "reported as not applicable (exit 77)",
                  {"auto", "GPU_MAX_HW_QUEUES", "CUDA_DEVICE_MAX_CONNECTIONS",
                   "HSA_ENABLE_INTERRUPT", "HSA_ENABLE_SDMA", "ROC_AQL_QUEUE_SIZE"});
+  cli.add_flag("--trace-chains", s.trace_chains,
+               "With --measure queues: also trace both orders and print @block lines (step 2)");
+  cli.add_trace_output();
   cli.add_count("--streams", s.streams, "Streams, one dependent chain each", 1, 1024);
   cli.add_count("--chain", s.chain, "Kernels per chain", 1, 64);
   cli.add_count("--kernel-us", s.kernel_us, "Duration of each chain kernel in microseconds", 1,

@@ -34,6 +34,14 @@ struct Interval {
   double end = 0;
 };
 
+/// One launch of a traced run: its number, kernel and stream, and when its blocks ran.
+struct TracedLaunch {
+  int launch = 0;
+  std::string kernel;
+  int stream = 0;
+  Interval span;  ///< from its first block's start to its last block's end
+};
+
 /// The largest number of \p intervals that are open at one moment (an interval ending exactly
 /// when another starts does not overlap it).
 int max_overlap(std::vector<Interval> intervals);
@@ -52,6 +60,10 @@ class Schedule {
   std::map<int, Interval> launch_spans() const;
   /// The most launches running at one moment.
   int peak_concurrent_launches() const;
+  /// The launches running at the first moment when more than \p limit ran at once, in start
+  /// order; nothing when at most \p limit ever did. Names the offenders of an "at most"
+  /// check (one stream: limit 1).
+  std::optional<std::vector<TracedLaunch>> first_overlap_above(int limit) const;
   /// For each unit, the most blocks it ran at one moment.
   std::map<unsigned, int> peak_blocks_per_unit() const;
   /// The units that ran at least one block of \p launch (every launch when omitted).
@@ -62,6 +74,9 @@ class Schedule {
  private:
   std::vector<TracedBlock> blocks_;
 };
+
+/// "<kernel> #<launch> on stream <s> at <start>-<end> us" for each launch, joined by "; ".
+std::string describe(const std::vector<TracedLaunch>& launches);
 
 /// The Chrome Trace Event Format for named runs: a JSON object whose "traceEvents" holds,
 /// for each run, a process "<run>: streams" with a track per stream and one slice per launch,
