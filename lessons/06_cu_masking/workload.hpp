@@ -261,7 +261,9 @@ inline void trace_side_by_side(hl::Report& report, const std::vector<CuPartition
            recorder.reserve(hl::format("partition {}", names[p]), blocks_for(n), p));
     HIP_CHECK_LAUNCH();
   }
-  const hl::Schedule schedule = recorder.schedule();  // waits for both
+  // hipDeviceSynchronize (in schedule()) need not wait for a green context's streams: wait here.
+  for (int p = 0; p < 2; ++p) HIP_CHECK(hipStreamSynchronize(pair[p]));
+  const hl::Schedule schedule = recorder.schedule();
   std::vector<hl::TimelineRow> rows;
   for (int p = 0; p < 2; ++p) {
     report.check_match(
