@@ -3,8 +3,9 @@
 ///
 /// HIP has no device-wide CU mask call (the article's hipDeviceSetCuMask does not exist):
 /// - AMD: hipExtStreamCreateWithCUMask(&stream, words, mask) creates a stream whose kernels run
-///   only on the compute units whose bits are set; hipExtStreamGetCUMask reads back the mask
-///   that applies (ANDed with ROC_GLOBAL_CU_MASK; ROCr also ANDs HSA_CU_MASK).
+///   only on the compute units whose bits are set (what a bit is depends on the GPU and the HIP
+///   release: cu_mask_layout()); hipExtStreamGetCUMask reads the stream's mask back, which is
+///   not always what its queue got (readback_caveat()).
 /// - NVIDIA: the driver splits off sets of SMs (cuDeviceGetDevResource ->
 ///   cuDevSmResourceSplitByCount), each becomes a green context (cuDevResourceGenerateDesc ->
 ///   cuGreenCtxCreate) with a stream inside (cuGreenCtxStreamCreate). The driver picks which
@@ -138,23 +139,89 @@ inline int round_up_to(int value, int granularity) {
   return (value + granularity - 1) / granularity * granularity;
 }
 
-/// Partition granularity on AMD: 2 for GPUs whose CUs pair up into workgroup processors
-/// (WGPs: RDNA, gfx10 and later), where ROCr refuses a mask that enables one CU of a pair;
-/// 1 for GCN and CDNA (gfx8, gfx9: gfx906, gfx908, gfx90a, gfx942, ...).
-/// \p gcn_arch_name is hipDeviceProp_t::gcnArchName, e.g. "gfx90a:sramecc+:xnack-".
-inline int cu_pair_granularity(const std::string& gcn_arch_name) {
-  const bool gfx1x = gcn_arch_name.rfind("gfx1", 0) == 0 && gcn_arch_name.size() >= 7 &&
-                     std::all_of(gcn_arch_name.begin() + 4, gcn_arch_name.begin() + 7,
-                                 [](unsigned char c) { return std::isxdigit(c) != 0; });
-  return gfx1x ? 2 : 1;
+/// Whether \p gcn_arch_name (hipDeviceProp_t::gcnArchName, e.g. "gfx90a:sramecc+:xnack-") is a
+/// gfx10 or later GPU, whose CUs pair up into workgroup processors (WGPs: RDNA).
+inline bool has_wgps(const std::string& gcn_arch_name) {
+  return gcn_arch_name.rfind("gfx1", 0) == 0 && gcn_arch_name.size() >= 7 &&
+         std::all_of(gcn_arch_name.begin() + 4, gcn_arch_name.begin() + 7,
+                     [](unsigned char c) { return std::isxdigit(c) != 0; });
 }
 
-/// Why \p mask cannot limit a stream on a device with \p units compute units that are
-/// enabled in groups of \p granularity (1, or 2 for WGP pairs); nothing when it can.
+/// HIP's GPU_ENABLE_WGP_MODE as the runtime reads it: on (the default) unless set to 0 or
+/// "false". It changes only how HIP counts compute units and converts masks; whether a kernel
+/// runs in WGP or CU mode was fixed when it was compiled (-mcumode).
+inline bool hip_counts_wgps(const char* gpu_enable_wgp_mode) {
+  if (gpu_enable_wgp_mode == nullptr || *gpu_enable_wgp_mode == '\0') return true;
+  const std::string value = gpu_enable_wgp_mode;
+  return value != "0" && value != "false";
+}
+
+/// hipRuntimeGetVersion() of the first HIP that turns each stream-mask bit into a CU pair in
+/// WGP mode (HIP_VERSION = major * 10000000 + minor * 100000 + patch on AMD): ROCm 6.0.
+inline constexpr int kHipConvertsWgpMasks = 60000000;
+
+/// How the bits of hipExtStreamCreateWithCUMask's mask map to the compute units HIP reports
+/// (multiProcessorCount, which counts WGPs on gfx10+ while HIP is in WGP mode).
+struct MaskLayout {
+  int bits_per_unit = 1;    ///< mask bits per reported unit (2: the bits are CUs, units WGPs)
+  int bit_granularity = 1;  ///< bits come in groups of this many (2: both CUs of a WGP)
+  std::string rule;         ///< the rule in words, for the rules table
+  /// Units are enabled in groups of this many (partition sizes are multiples of it).
+  int unit_granularity() const { return std::max(1, bit_granularity / bits_per_unit); }
+};
+
+/// The layout on a GPU named \p gcn_arch_name, under HIP \p hip_runtime_version, with HIP
+/// counting WGPs (\p wgp_mode, hip_counts_wgps()) or CUs. ROCr (and the kernel driver) refuse a
+/// gfx10+ mask that enables one CU of a WGP. HIP before 6.0 passes the stream's bits to ROCr
+/// unchanged, so a bit is a CU; from 6.0, in WGP mode, HIP turns each bit into the WGP's two
+/// CUs, so one bit is one WGP, one reported unit (clr rocdevice.cpp, Device::acquireQueue).
+inline MaskLayout cu_mask_layout(const std::string& gcn_arch_name, int hip_runtime_version,
+                                 bool wgp_mode) {
+  if (!has_wgps(gcn_arch_name)) return {1, 1, "one bit per CU"};
+  if (!wgp_mode) return {1, 2, "one bit per CU, both CUs of a WGP or neither"};
+  if (hip_runtime_version >= kHipConvertsWgpMasks) {
+    return {1, 1, "one bit per WGP (HIP >= 6.0 sets both its CUs)"};
+  }
+  return {2, 2, "one bit per CU, two per reported unit (a WGP) (HIP < 6.0)"};
+}
+
+/// The mask of \p units (reported units) in mask bits: unit u becomes bits u * b .. u * b + b - 1
+/// for b = \p bits_per_unit.
+inline CuMask units_to_bits(const CuMask& units, int bits_per_unit) {
+  CuMask bits;
+  for (int u = 0; u <= units.highest(); ++u) {
+    for (int b = 0; units.units[u] && b < bits_per_unit && u * bits_per_unit + b < kMaxMaskUnits;
+         ++b) {
+      bits.units.set(u * bits_per_unit + b);
+    }
+  }
+  return bits;
+}
+
+/// Why hipExtStreamGetCUMask's answer is not the mask a stream's queue got, or nothing when it
+/// is. With ROC_GLOBAL_CU_MASK set, clr up to at least ROCm 7.2 computes the AND of the two
+/// masks but copies it out only when no global mask is set, so the caller's buffer comes back
+/// as it went in; HSA_CU_MASK is applied by ROCr, below HIP; and HIP before 6.0 ANDs the answer
+/// with a mask of multiProcessorCount bits, cutting off the upper CUs of a WGP GPU's mask.
+inline std::optional<std::string> readback_caveat(const MaskLayout& layout, bool global_cu_mask,
+                                                  bool hsa_cu_mask) {
+  if (global_cu_mask) {
+    return std::string(
+        "ROC_GLOBAL_CU_MASK is set: hipExtStreamGetCUMask may return the buffer unchanged");
+  }
+  if (hsa_cu_mask) return std::string("HSA_CU_MASK narrows queues in ROCr, below HIP");
+  if (layout.bits_per_unit > 1) {
+    return std::string("this HIP cuts the read-back to multiProcessorCount bits");
+  }
+  return std::nullopt;
+}
+
+/// Why \p mask cannot limit a stream on a device whose mask has \p units bits, enabled in
+/// groups of \p granularity (1, or 2 for the CU pairs of a WGP); nothing when it can.
 inline std::optional<std::string> cu_mask_problem(const CuMask& mask, int units, int granularity) {
   if (mask.count() == 0) return std::string("the mask selects no compute unit");
   if (mask.highest() >= units) {
-    return hl::format("the mask selects compute unit {}, but this device has {} (0..{})",
+    return hl::format("the mask sets bit {}, but this device's mask has {} bits (0..{})",
                       mask.highest(), units, units - 1);
   }
   for (int first = 0; granularity > 1 && first <= mask.highest(); first += granularity) {
@@ -162,8 +229,8 @@ inline std::optional<std::string> cu_mask_problem(const CuMask& mask, int units,
     for (int u = first; u < first + granularity; ++u) in_group += mask.units[u] ? 1 : 0;
     if (in_group != 0 && in_group != granularity) {
       return hl::format(
-          "the mask selects only part of the group {}-{}; this GPU enables compute units in {}s "
-          "(workgroup processors), select both or neither",
+          "the mask sets only part of the group {}-{}; here mask bits are CUs enabled in {}s "
+          "(a workgroup processor's CUs), set both or neither",
           first, first + granularity - 1, granularity);
     }
   }
@@ -262,11 +329,12 @@ inline constexpr const char* kProcessWideEffect = "";
 struct CuPartitionStream {
   hipStream_t stream = nullptr;
   int requested_units = 0;  ///< what was asked for
-  int granted_units = 0;    ///< what the platform gave (NVIDIA rounds up; AMD: the mask read back)
-  std::string placement;    ///< "CUs 0-7 (0xff)" on AMD, "green context, 8 SMs ..." on NVIDIA
-  CuMask requested_mask;    ///< AMD: the mask asked for
+  int granted_units = 0;    ///< what the platform gave (NVIDIA rounds up; AMD: see masked_stream)
+  std::string placement;    ///< "mask bits 0-7 (0xff)" on AMD, "green context, 8 SMs" on NVIDIA
+  CuMask requested_mask;    ///< AMD: the mask bits asked for
   CuMask applied_mask;      ///< AMD: the mask hipExtStreamGetCUMask reports for the stream
-  std::shared_ptr<void> owner;  ///< destroys the stream with the last copy
+  std::optional<std::string> readback_caveat;  ///< AMD: why applied_mask may not be the truth
+  std::shared_ptr<void> owner;                 ///< destroys the stream with the last copy
 
   operator hipStream_t() const noexcept { return stream; }  // NOLINT: reads like a stream
 };
@@ -278,10 +346,19 @@ struct DevicePartition {
 };
 
 #if defined(__HIP_PLATFORM_AMD__)
-/// A stream on the CUs of \p mask, with the mask that applies read back.
-inline CuPartitionStream masked_stream(const hl::Device& device, const CuMask& mask,
-                                       int requested) {
-  const std::vector<std::uint32_t> request = mask.words((device.compute_units() + 31) / 32);
+/// How this device's and this HIP's mask bits map to the units HIP reports (cu_mask_layout()).
+inline MaskLayout device_mask_layout(const hl::Device& device) {
+  int version = 0;
+  HIP_CHECK(hipRuntimeGetVersion(&version));
+  return cu_mask_layout(device.props.gcnArchName, version,
+                        hip_counts_wgps(std::getenv("GPU_ENABLE_WGP_MODE")));
+}
+
+/// A stream on the mask bits of \p mask (laid out by \p layout), with the mask read back.
+inline CuPartitionStream masked_stream(const hl::Device& device, const MaskLayout& layout,
+                                       const CuMask& mask, int requested) {
+  const int bits = device.compute_units() * layout.bits_per_unit;
+  const std::vector<std::uint32_t> request = mask.words(static_cast<std::size_t>(bits + 31) / 32);
   CuPartitionStream s;
   //! [amd_cu_mask_stream]
   // One bit per compute unit, 32 per uint32_t; the argument after the stream is the
@@ -293,7 +370,7 @@ inline CuPartitionStream masked_stream(const hl::Device& device, const CuMask& m
     (void)hipStreamSynchronize(stream);
     (void)hipStreamDestroy(stream);
   });
-  // What applies: the stream's mask ANDed with ROC_GLOBAL_CU_MASK when that is set.
+  // The stream's mask as HIP keeps it (ANDed with what HIP thinks the device has).
   std::vector<std::uint32_t> applied(kMaxMaskUnits / 32, 0u);
   HIP_CHECK(
       hipExtStreamGetCUMask(s.stream, static_cast<std::uint32_t>(applied.size()), applied.data()));
@@ -301,8 +378,12 @@ inline CuPartitionStream masked_stream(const hl::Device& device, const CuMask& m
   s.requested_units = requested;
   s.requested_mask = CuMask::from_words(request);
   s.applied_mask = CuMask::from_words(applied);
-  s.granted_units = s.applied_mask.count();
-  s.placement = hl::format("CUs {} ({})", s.applied_mask.ids(), s.applied_mask.hex());
+  s.readback_caveat = cu_masking::readback_caveat(layout, std::getenv("ROC_GLOBAL_CU_MASK"),
+                                                  std::getenv("HSA_CU_MASK"));
+  // Trust the read-back only where the HIP source says it is the queue's mask.
+  const CuMask& granted = s.readback_caveat ? s.requested_mask : s.applied_mask;
+  s.granted_units = std::max(1, granted.count() / layout.bits_per_unit);
+  s.placement = hl::format("mask bits {} ({})", granted.ids(), granted.hex());
   return s;
 }
 #elif defined(CU_MASKING_GREEN_CONTEXTS)
@@ -394,9 +475,9 @@ inline CuPartitionStream green_stream(CUdevice device, CUdevResource sms, int re
 /// What partitions look like on \p device: unit count, smallest partition, granularity.
 inline PartitionRules partition_rules(const hl::Device& device) {
 #if defined(__HIP_PLATFORM_AMD__)
-  const int pairs = cu_pair_granularity(device.props.gcnArchName);
-  return {device.compute_units(), pairs, pairs,
-          "hipExtStreamCreateWithCUMask (one mask bit per CU)"};
+  const MaskLayout layout = device_mask_layout(device);
+  return {device.compute_units(), layout.unit_granularity(), layout.unit_granularity(),
+          "hipExtStreamCreateWithCUMask: " + layout.rule};
 #elif defined(CU_MASKING_GREEN_CONTEXTS)
   int version = 0;
   HIP_CHECK(hipDriverGetVersion(&version));
@@ -448,13 +529,17 @@ inline DevicePartition partition_device(const hl::Device& device, int groups, in
   }
   DevicePartition result;
 #if defined(__HIP_PLATFORM_AMD__)
-  const MaskPlan plan = plan_cu_masks(device.compute_units(), groups, units_each,
-                                      cu_pair_granularity(device.props.gcnArchName));
+  // Planned in reported units, then spread into mask bits (two per unit before HIP 6.0 on RDNA).
+  const MaskLayout layout = device_mask_layout(device);
+  const MaskPlan plan =
+      plan_cu_masks(device.compute_units(), groups, units_each, layout.unit_granularity());
   for (const CuMask& mask : plan.groups) {
-    result.groups.push_back(masked_stream(device, mask, units_each));
+    result.groups.push_back(
+        masked_stream(device, layout, units_to_bits(mask, layout.bits_per_unit), units_each));
   }
   if (with_rest && plan.rest.count() > 0) {
-    result.rest = masked_stream(device, plan.rest, plan.rest.count());
+    result.rest = masked_stream(device, layout, units_to_bits(plan.rest, layout.bits_per_unit),
+                                plan.rest.count());
   }
 #elif defined(CU_MASKING_GREEN_CONTEXTS)
   //! [nvidia_split]
@@ -492,17 +577,17 @@ inline DevicePartition partition_device(const hl::Device& device, int groups, in
 }
 
 /// Checks that the platform gave what was asked: on AMD the mask read back is the mask
-/// requested (unless a process-wide mask is set: then it says so); on NVIDIA at least the
-/// request, and no more than the device.
+/// requested, where the read-back can be trusted (readback_caveat(): otherwise it says why not,
+/// and the grant is taken as the request); on NVIDIA at least the request, and no more than the
+/// device.
 inline void check_grant(hl::Report& report, const std::string& name, const CuPartitionStream& s,
                         const PartitionRules& rules) {
 #if defined(__HIP_PLATFORM_AMD__)
   (void)rules;
-  if (std::getenv("ROC_GLOBAL_CU_MASK") != nullptr || std::getenv("HSA_CU_MASK") != nullptr) {
+  if (s.readback_caveat) {
     report.note(
-        hl::format("note    {}: a process-wide CU mask is set, so the applied mask {} "
-                   "may differ from the requested {}",
-                   name, s.applied_mask.hex(), s.requested_mask.hex()));
+        hl::format("note    {}: requested {}; hipExtStreamGetCUMask says {}, not checked: {}", name,
+                   s.requested_mask.hex(), s.applied_mask.hex(), *s.readback_caveat));
     return;
   }
   report.check(
@@ -516,21 +601,22 @@ inline void check_grant(hl::Report& report, const std::string& name, const CuPar
 #endif
 }
 
-/// A stream on exactly the units of \p mask (AMD). On NVIDIA the driver chooses which SMs a
-/// green context gets, so only mask.count() counts. Throws UsageError when the mask does not
-/// fit the device.
+/// A stream on exactly the mask bits of \p mask (AMD: the bits the HIP call takes, laid out by
+/// cu_mask_layout()). On NVIDIA the driver chooses which SMs a green context gets, so only
+/// mask.count() counts. Throws UsageError when the mask does not fit the device.
 inline CuPartitionStream from_mask(const hl::Device& device, const CuMask& mask) {
 #if defined(__HIP_PLATFORM_AMD__)
-  const int granularity = cu_pair_granularity(device.props.gcnArchName);
+  const MaskLayout layout = device_mask_layout(device);
 #else
-  const int granularity = 1;
+  const MaskLayout layout{};
 #endif
-  if (const auto problem = cu_mask_problem(mask, device.compute_units(), granularity)) {
+  const int bits = device.compute_units() * layout.bits_per_unit;
+  if (const auto problem = cu_mask_problem(mask, bits, layout.bit_granularity)) {
     throw hl::UsageError(hl::format("{} mask {} ({}) cannot be used: {}", hl::kComputeUnitName,
                                     mask.hex(), mask.ids(), *problem));
   }
 #if defined(__HIP_PLATFORM_AMD__)
-  return masked_stream(device, mask, mask.count());
+  return masked_stream(device, layout, mask, std::max(1, mask.count() / layout.bits_per_unit));
 #else
   return partition_device(device, 1, mask.count()).groups.front();
 #endif

@@ -13,6 +13,8 @@
 #include <cstddef>
 #include <vector>
 
+#include "hip_lessons/block_trace.hpp"
+
 namespace cu_masking {
 
 /// Threads per block; a multiple of both warp (32) and wavefront (32 or 64) sizes.
@@ -22,42 +24,30 @@ constexpr unsigned int kBlock = 256;
 constexpr float kScale = 0.999f;
 constexpr float kOffset = 0.0005f;
 
-//! [compute_unit_id]
-/// The compute unit (SM) the calling thread runs on: %smid on NVIDIA; HIP's __smid() on
-/// AMD, which packs shader engine and CU number and can give the same value to CUs of
-/// different shader arrays, so counts of distinct values are a lower bound there.
-__device__ inline unsigned int compute_unit_id() {
-#if defined(__HIP_PLATFORM_AMD__)
-  return __smid();
-#else
-  unsigned int id = 0;
-  asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
-  return id;
-#endif
-}
-//! [compute_unit_id]
-
 //! [fma_chains]
 /// out[i] = the sum of four chains of `iterations` steps x <- fma(x, kScale, kOffset)
 /// started at in[i] + 0, 0.25, 0.5, 0.75. Four independent chains keep the FMA units busy.
-/// When block_units is not null, thread 0 of each block records the unit it ran on.
+/// A traced launch (non-empty \p trace) records each block's unit (__smid()) and its start
+/// and end; every thread must reach timer.stop(), so the bounds check guards the work only.
 __global__ void fma_chains(const float* in, float* out, std::size_t n, int iterations,
-                           unsigned int* block_units) {
-  if (block_units != nullptr && threadIdx.x == 0) block_units[blockIdx.x] = compute_unit_id();
+                           hip_lessons::BlockTrace trace) {
+  hip_lessons::BlockTimer timer(trace);
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  float x0 = in[i];
-  float x1 = x0 + 0.25f;
-  float x2 = x0 + 0.5f;
-  float x3 = x0 + 0.75f;
+  if (i < n) {
+    float x0 = in[i];
+    float x1 = x0 + 0.25f;
+    float x2 = x0 + 0.5f;
+    float x3 = x0 + 0.75f;
 #pragma unroll 8
-  for (int k = 0; k < iterations; ++k) {
-    x0 = fmaf(x0, kScale, kOffset);
-    x1 = fmaf(x1, kScale, kOffset);
-    x2 = fmaf(x2, kScale, kOffset);
-    x3 = fmaf(x3, kScale, kOffset);
+    for (int k = 0; k < iterations; ++k) {
+      x0 = fmaf(x0, kScale, kOffset);
+      x1 = fmaf(x1, kScale, kOffset);
+      x2 = fmaf(x2, kScale, kOffset);
+      x3 = fmaf(x3, kScale, kOffset);
+    }
+    out[i] = (x0 + x1) + (x2 + x3);
   }
-  out[i] = (x0 + x1) + (x2 + x3);
+  timer.stop();
 }
 //! [fma_chains]
 
@@ -83,11 +73,11 @@ inline unsigned int blocks_for(std::size_t n) {
 }
 
 /// Launches fma_chains over n elements on \p stream, which may be a partitioned stream:
-/// nothing in the launch itself says where it runs.
+/// nothing in the launch itself says where it runs. Timed launches pass no \p trace.
 inline void launch(const float* in, float* out, std::size_t n, int iterations, hipStream_t stream,
-                   unsigned int* block_units = nullptr) {
+                   hip_lessons::BlockTrace trace = {}) {
   hipLaunchKernelGGL(fma_chains, dim3(blocks_for(n)), dim3(kBlock), 0, stream, in, out, n,
-                     iterations, block_units);
+                     iterations, trace);
 }
 
 }  // namespace cu_masking

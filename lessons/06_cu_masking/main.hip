@@ -15,17 +15,16 @@
 ///  6. Isolation: small kernels next to a "noisy neighbour" that floods the device wait for it
 ///     on plain streams, and keep their solo latency when the two are in disjoint partitions.
 ///  7. Side by side: two disjoint partitions at once each keep their solo speed.
-/// Each step checks every output (poisoned first) and where each block ran. --check runs them
-/// on a small input checked element by element on the host, untimed; the others at --size.
+/// Each step checks every output (poisoned first) and, from a block trace, where each block ran:
+/// a partition of k units used at most k of them; NVIDIA: disjoint partitions, disjoint SMs.
+/// --check runs them on a small input checked on the host, untimed; the others at --size.
 #include <hip/hip_runtime.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
-#include <iterator>
 #include <optional>
-#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -105,22 +104,31 @@ std::vector<Named> make_partitions(hl::Report& report, const hl::Device& device,
   return made;
 }
 
-// 5. The kernel on the whole device, then on each partition. The whole device's output is
-// checked against the host (every element in --check; 1024 of them at --size, where the host
-// would take minutes) and is the reference every partition must reproduce. Returns the whole
-// device's time and the summary's figures.
+// 5. The kernel on the whole device, then on each partition, traced. The whole device's output
+// is checked against the host (every element in --check; 1024 of them at --size, where the host
+// would take minutes) and is the reference every partition must reproduce; each partition's
+// blocks must stay within its grant. Returns the whole device's time and the summary's figures.
 std::pair<double, std::string> measure_scaling(Run& run, const std::vector<Named>& partitions,
                                                const hl::SpeedCheck& scaling_check) {
   Workload& work = run.work;
   hl::GpuStream whole;
   hl::DeviceBuffer<float> out(work.n);
-  run_recorded(run.report, "whole device", whole, run.rules.units, work, work.n, work.iterations,
-               out, nullptr);
+  const unsigned blocks = blocks_for(work.n);
+  hl::BlockTraceRecorder recorder(std::size_t{blocks} * (partitions.size() + 1));
+  run_checked(run.report, "whole device", whole, work, work.n, work.iterations, out, nullptr,
+              recorder.reserve("whole device", blocks, 0));
   adopt_reference(run.report, work, out, run.timed() ? std::max<std::size_t>(1, work.n / 1024) : 1);
-  for (const Named& p : partitions) {
-    run_recorded(run.report, "partition " + p.name, p.stream, p.stream.granted_units, work, work.n,
-                 work.iterations, out, work.reference.data());
+  for (std::size_t p = 0; p < partitions.size(); ++p) {  // trace stream p + 1
+    const std::string name = "partition " + partitions[p].name;
+    run_checked(run.report, name, partitions[p].stream, work, work.n, work.iterations, out,
+                work.reference.data(), recorder.reserve(name, blocks, static_cast<int>(p) + 1));
   }
+  const hl::Schedule schedule = recorder.schedule();
+  for (std::size_t p = 0; p < partitions.size(); ++p) {
+    check_units(run.report, schedule, static_cast<int>(p) + 1, "partition " + partitions[p].name,
+                partitions[p].stream.granted_units);
+  }
+  run.report.trace("whole device, then each partition", schedule);
   if (!run.timed()) return {};
   const double whole_ms = time_kernel(whole, work, work.n, out, run.plan());
   std::string summary;
@@ -159,8 +167,9 @@ std::pair<double, std::string> measure_scaling(Run& run, const std::vector<Named
 }
 
 // 6. Small kernels next to a noisy neighbour: on plain streams the neighbour holds every unit
-// and the victim waits; in disjoint partitions the victim keeps its solo latency.
-// Returns the victim's slowdown {partitioned, not partitioned}.
+// and the victim waits; in disjoint partitions the victim keeps its solo latency. A traced
+// round of each draws it and checks the partitions' units. Returns the victim's slowdown
+// {partitioned, not partitioned}.
 std::pair<double, double> measure_isolation(Run& run, int k, int victim_kernels, double whole_ms,
                                             const hl::SpeedCheck& isolated_check,
                                             const hl::SpeedCheck& shared_check) {
@@ -178,14 +187,17 @@ std::pair<double, double> measure_isolation(Run& run, int k, int victim_kernels,
   const std::size_t n = std::min<std::size_t>(work.n, 2 * kBlock * victim_partition.granted_units);
   Victim victim{n, std::max(1, work.iterations / 4), victim_kernels, hl::DeviceBuffer<float>(n)};
   hl::DeviceBuffer<float> neighbour_out(work.n);
-  run_recorded(run.report, "victim partition", victim_partition, victim_partition.granted_units,
-               work, n, victim.iterations, victim.out,
-               work.host_reference(n, victim.iterations).data());
-  run_recorded(run.report, "neighbour partition (the rest)", neighbour_partition,
-               neighbour_partition.granted_units, work, work.n, work.iterations, neighbour_out,
-               work.reference.data());
-  if (!run.timed()) return {};
+  run_checked(run.report, "victim partition", victim_partition, work, n, victim.iterations,
+              victim.out, work.host_reference(n, victim.iterations).data());
+  run_checked(run.report, "neighbour partition (the rest)", neighbour_partition, work, work.n,
+              work.iterations, neighbour_out, work.reference.data());
   hl::GpuStream victim_plain, neighbour_plain;
+  if (!run.timed()) {  // --check: one neighbour run, no head start; the checks, not the picture
+    trace_isolation(run.report, {victim_plain, neighbour_plain}, victim_partition,
+                    neighbour_partition, victim, {1, std::chrono::microseconds(0)}, work,
+                    neighbour_out);
+    return {};
+  }
   const auto latency = [&](hipStream_t v, hipStream_t neighbour, const Neighbour& load) {
     return victim_latency(v, neighbour, victim, load, work, neighbour_out, run.plan()).median;
   };
@@ -215,11 +227,13 @@ std::pair<double, double> measure_isolation(Run& run, int k, int victim_kernels,
   run.report.measurement("victim_slowdown.partitioned", isolated);
   run.report.speed(isolated_check, isolated);
   run.report.speed(shared_check, shared);
+  trace_isolation(run.report, {victim_plain, neighbour_plain}, victim_partition,
+                  neighbour_partition, victim, noisy, work, neighbour_out);
   return {isolated, shared};
 }
 
 // 7. Two disjoint partitions at once: each keeps its solo speed, and (on NVIDIA, where every
-// SM has its own ID) no SM runs blocks of both.
+// SM has its own ID) no SM runs blocks of both: a traced run draws and checks it.
 void measure_side_by_side(Run& run, int k, const hl::SpeedCheck& concurrent_check) {
   DevicePartition pair = partition_device(run.device, 2, k);
   const Workload& work = run.work;
@@ -229,24 +243,7 @@ void measure_side_by_side(Run& run, int k, const hl::SpeedCheck& concurrent_chec
       std::max<std::size_t>(kBlock, work.n * pair.groups[0].granted_units / run.rules.units));
   const char* names[] = {"A", "B"};
   hl::DeviceBuffer<float> out[] = {hl::DeviceBuffer<float>(n), hl::DeviceBuffer<float>(n)};
-  std::set<unsigned int> seen[2];
-  for (int p = 0; p < 2; ++p) {
-    seen[p] = run_recorded(run.report, hl::format("partition {} of two", names[p]), pair.groups[p],
-                           pair.groups[p].granted_units, work, n, work.iterations, out[p],
-                           work.reference.data());
-  }
-  std::vector<unsigned int> both;
-  std::set_intersection(seen[0].begin(), seen[0].end(), seen[1].begin(), seen[1].end(),
-                        std::back_inserter(both));
-#if defined(__HIP_PLATFORM_AMD__)
-  run.report.note(
-      hl::format("note    partitions A and B share {} __smid() values, which proves "
-                 "nothing: they are not unique per CU on every AMD GPU",
-                 both.size()));
-#else
-  run.report.check("partitions A and B ran on disjoint SMs", both.empty(),
-                   hl::format("{} SM IDs seen in both", both.size()));
-#endif
+  trace_side_by_side(run.report, pair.groups, work, n, out);
   if (!run.timed()) return;
   double solo[2];
   for (int p = 0; p < 2; ++p) solo[p] = time_kernel(pair.groups[p], work, n, out[p], run.plan());
@@ -295,19 +292,20 @@ int main(int argc, char** argv) {
   cli.add_count("--partition", partition,
                 "Smallest partition in CUs/SMs: scaling uses it, 2x and 4x; the other steps it", 1,
                 cu_masking::kMaxMaskUnits);
-  cli.add_count("--iterations", iterations, "FMA steps per chain in the compute-bound kernel", 1,
-                std::int64_t{1} << 20);
-  cli.add_count("--victim-kernels", victim_kernels,
-                "Small kernels in the latency-sensitive chain of the isolation test", 1, 1000);
   const hl::SpeedCheck& scaling_check =
       cli.add_speed_check(hl::at_most("|(time on k units / whole device) / (N/k) - 1|",
                                       "--scaling-tolerance", HIP_LESSONS_06_SCALING_TOLERANCE));
+  cli.add_count("--iterations", iterations, "FMA steps per chain in the compute-bound kernel", 1,
+                std::int64_t{1} << 20);
   const hl::SpeedCheck& isolated_check = cli.add_speed_check(
       hl::at_most("victim next to the neighbour / solo, partitioned", "--max-isolated-slowdown",
                   HIP_LESSONS_06_MAX_ISOLATED_SLOWDOWN));
+  cli.add_count("--victim-kernels", victim_kernels,
+                "Small kernels in the latency-sensitive chain of the isolation test", 1, 1000);
   const hl::SpeedCheck& shared_check = cli.add_speed_check(
       hl::at_least("victim next to the neighbour / solo, not partitioned", "--min-shared-slowdown",
                    HIP_LESSONS_06_MIN_SHARED_SLOWDOWN));
+  cli.add_trace_output();  // --trace FILE: every traced run, as a Chrome trace
   const hl::SpeedCheck& concurrent_check = cli.add_speed_check(
       hl::at_most("each of two disjoint partitions side by side / solo",
                   "--max-concurrent-slowdown", HIP_LESSONS_06_MAX_CONCURRENT_SLOWDOWN));

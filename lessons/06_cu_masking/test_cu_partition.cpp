@@ -1,11 +1,14 @@
 /// \file lessons/06_cu_masking/test_cu_partition.cpp
-/// \brief Unit tests of lesson 06's host-side mask code (cu_partition.hpp): no GPU needed.
+/// \brief Unit tests of lesson 06's host-side code: masks and their layout by GPU and HIP
+/// release (cu_partition.hpp), and the rules read from block traces (partition_trace.hpp).
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "cu_partition.hpp"
 #include "hip_lessons/errors.hpp"
+#include "partition_trace.hpp"
 
 using cu_masking::cu_mask_problem;
 using cu_masking::cu_mask_range;
@@ -102,7 +105,7 @@ TEST(CuMaskProblem, EmptyTooWideAndBrokenPairs) {
   EXPECT_NE(empty->find("no compute unit"), std::string::npos);
   const auto wide = cu_mask_problem(cu_mask_range(0, 9), 8, 1);
   ASSERT_TRUE(wide);
-  EXPECT_NE(wide->find("compute unit 8"), std::string::npos) << *wide;
+  EXPECT_NE(wide->find("bit 8"), std::string::npos) << *wide;
   EXPECT_NE(wide->find("0..7"), std::string::npos) << *wide;
   // WGP devices: CUs come in pairs 0-1, 2-3, ...
   EXPECT_FALSE(cu_mask_problem(cu_mask_range(2, 4), 8, 2));
@@ -111,14 +114,76 @@ TEST(CuMaskProblem, EmptyTooWideAndBrokenPairs) {
   EXPECT_NE(half->find("0-1"), std::string::npos) << *half;
 }
 
-TEST(CuPairGranularity, RdnaPairsCdnaDoesNot) {
-  EXPECT_EQ(cu_masking::cu_pair_granularity("gfx1030"), 2);
-  EXPECT_EQ(cu_masking::cu_pair_granularity("gfx1100"), 2);
-  EXPECT_EQ(cu_masking::cu_pair_granularity("gfx1201"), 2);
-  EXPECT_EQ(cu_masking::cu_pair_granularity("gfx90a:sramecc+:xnack-"), 1);
-  EXPECT_EQ(cu_masking::cu_pair_granularity("gfx942"), 1);
-  EXPECT_EQ(cu_masking::cu_pair_granularity("gfx906"), 1);
-  EXPECT_EQ(cu_masking::cu_pair_granularity(""), 1);
+TEST(MaskLayout, GcnAndCdnaTakeOneBitPerCuOnEveryRelease) {
+  for (const char* arch : {"gfx90a:sramecc+:xnack-", "gfx942", "gfx906", ""}) {
+    for (const int version : {50200000, 60000000, 70200000}) {
+      const cu_masking::MaskLayout layout = cu_masking::cu_mask_layout(arch, version, true);
+      EXPECT_EQ(layout.bits_per_unit, 1) << arch;
+      EXPECT_EQ(layout.bit_granularity, 1) << arch;
+      EXPECT_EQ(layout.unit_granularity(), 1) << arch;
+    }
+  }
+}
+
+TEST(MaskLayout, RdnaFollowsTheHipRelease) {
+  // HIP 6.0 and later, WGP mode (the default): one bit per WGP, the unit HIP reports.
+  for (const char* arch : {"gfx1030", "gfx1100", "gfx1201"}) {
+    const cu_masking::MaskLayout v6 = cu_masking::cu_mask_layout(arch, 60000000, true);
+    EXPECT_EQ(v6.bits_per_unit, 1) << arch;
+    EXPECT_EQ(v6.bit_granularity, 1) << arch;
+    EXPECT_EQ(v6.unit_granularity(), 1) << arch;
+  }
+  EXPECT_EQ(cu_masking::cu_mask_layout("gfx1100", 70200000, true).bits_per_unit, 1);
+  // HIP 5.x (5.7.1 = 50701000 here; 5.2.3 is Debian's): bits are CUs, two per reported WGP.
+  for (const int version : {50200003, 50701000, 59999999}) {
+    const cu_masking::MaskLayout v5 = cu_masking::cu_mask_layout("gfx1030", version, true);
+    EXPECT_EQ(v5.bits_per_unit, 2) << version;
+    EXPECT_EQ(v5.bit_granularity, 2) << version;
+    EXPECT_EQ(v5.unit_granularity(), 1) << version;
+  }
+  // GPU_ENABLE_WGP_MODE=0: HIP counts CUs, bits are CUs, and ROCr wants both CUs of a WGP.
+  for (const int version : {50200003, 60000000}) {
+    const cu_masking::MaskLayout cu = cu_masking::cu_mask_layout("gfx1030", version, false);
+    EXPECT_EQ(cu.bits_per_unit, 1) << version;
+    EXPECT_EQ(cu.bit_granularity, 2) << version;
+    EXPECT_EQ(cu.unit_granularity(), 2) << version;
+  }
+}
+
+TEST(MaskLayout, ArchitectureAndWgpModeParsing) {
+  EXPECT_TRUE(cu_masking::has_wgps("gfx1030"));
+  EXPECT_TRUE(cu_masking::has_wgps("gfx1151"));
+  EXPECT_FALSE(cu_masking::has_wgps("gfx90a:sramecc+:xnack-"));
+  EXPECT_FALSE(cu_masking::has_wgps("gfx10"));
+  EXPECT_FALSE(cu_masking::has_wgps(""));
+  EXPECT_TRUE(cu_masking::hip_counts_wgps(nullptr));
+  EXPECT_TRUE(cu_masking::hip_counts_wgps(""));
+  EXPECT_TRUE(cu_masking::hip_counts_wgps("1"));
+  EXPECT_FALSE(cu_masking::hip_counts_wgps("0"));
+  EXPECT_FALSE(cu_masking::hip_counts_wgps("false"));
+}
+
+TEST(MaskLayout, UnitsSpreadIntoMaskBits) {
+  const CuMask units = parse_cu_mask("--cu-mask", "1,3-4");
+  EXPECT_EQ(cu_masking::units_to_bits(units, 1), units);
+  EXPECT_EQ(cu_masking::units_to_bits(units, 2).ids(), "2-3,6-9");
+  EXPECT_EQ(cu_masking::units_to_bits(CuMask{}, 2).count(), 0);
+  // A plan in units is pair-aligned in bits whatever the units were.
+  const auto plan = cu_masking::plan_cu_masks(40, 2, 3, 1);
+  EXPECT_FALSE(cu_mask_problem(cu_masking::units_to_bits(plan.groups[1], 2), 80, 2));
+}
+
+TEST(ReadbackCaveat, TrustedOnlyWithoutProcessWideMasksAndWithOneBitPerUnit) {
+  const cu_masking::MaskLayout one = cu_masking::cu_mask_layout("gfx90a", 60000000, true);
+  const cu_masking::MaskLayout two = cu_masking::cu_mask_layout("gfx1030", 50200003, true);
+  EXPECT_FALSE(cu_masking::readback_caveat(one, false, false));
+  const auto global = cu_masking::readback_caveat(one, true, false);
+  ASSERT_TRUE(global);
+  EXPECT_NE(global->find("ROC_GLOBAL_CU_MASK"), std::string::npos) << *global;
+  const auto hsa = cu_masking::readback_caveat(one, false, true);
+  ASSERT_TRUE(hsa);
+  EXPECT_NE(hsa->find("HSA_CU_MASK"), std::string::npos) << *hsa;
+  EXPECT_TRUE(cu_masking::readback_caveat(two, false, false));
 }
 
 TEST(PlanCuMasks, DisjointGroupsThenTheRest) {
@@ -158,4 +223,63 @@ TEST(PartitionRules, ExpectedGrantRoundsUpToMinimumAndAlignment) {
   EXPECT_EQ(cu_masking::expected_grant(sm90, 66), 72);  // the H200 granted 72 for 66
   EXPECT_EQ(cu_masking::round_up_to(7, 2), 8);
   EXPECT_EQ(cu_masking::round_up_to(8, 1), 8);
+}
+
+namespace {
+
+// Blocks of stream s on unit u from start to end (microseconds), launch = stream.
+hip_lessons::TracedBlock block(int stream, unsigned index, unsigned unit, double start,
+                               double end) {
+  return {"k", stream, stream, index, unit, start, end};
+}
+
+}  // namespace
+
+TEST(PartitionTrace, BlocksWithinTheGrantPass) {
+  const hip_lessons::Schedule schedule({block(1, 0, 5, 0, 10), block(1, 1, 6, 0, 10),
+                                        block(1, 2, 5, 10, 20), block(2, 0, 9, 0, 10)});
+  EXPECT_EQ(cu_masking::units_of_stream(schedule, 1), (std::set<unsigned>{5, 6}));
+  EXPECT_FALSE(cu_masking::first_block_past_units(schedule, 1, 2));
+  EXPECT_FALSE(cu_masking::first_block_past_units(schedule, 2, 1));
+  EXPECT_FALSE(cu_masking::first_block_on_shared_unit(schedule, 1, 2));
+}
+
+TEST(PartitionTrace, TheFirstBlockPastTheGrantIsNamed) {
+  // In time: unit 5 at 0, unit 6 at 2, unit 7 at 3 (the third unit of a 2-unit grant), 8 at 4.
+  const hip_lessons::Schedule schedule(
+      {block(1, 3, 8, 4, 9), block(1, 0, 5, 0, 9), block(1, 2, 7, 3, 9), block(1, 1, 6, 2, 9)});
+  const auto past = cu_masking::first_block_past_units(schedule, 1, 2);
+  ASSERT_TRUE(past);
+  EXPECT_EQ(past->block, 2u);
+  EXPECT_EQ(past->unit, 7u);
+  const std::string text = cu_masking::block_text(*past);
+  EXPECT_NE(text.find("block 2"), std::string::npos) << text;
+  EXPECT_NE(text.find("unit 7"), std::string::npos) << text;
+  EXPECT_FALSE(cu_masking::first_block_past_units(schedule, 1, 4));
+}
+
+TEST(PartitionTrace, TheFirstBlockOnASharedUnitIsNamed) {
+  const hip_lessons::Schedule schedule(
+      {block(0, 0, 1, 0, 5), block(1, 0, 2, 1, 5), block(1, 1, 3, 2, 5), block(0, 1, 3, 3, 5)});
+  const auto shared = cu_masking::first_block_on_shared_unit(schedule, 0, 1);
+  ASSERT_TRUE(shared);
+  EXPECT_EQ(shared->stream, 1);  // stream 1's block 1 ran on unit 3 first, at 2 us
+  EXPECT_EQ(shared->block, 1u);
+  EXPECT_EQ(shared->unit, 3u);
+}
+
+TEST(PartitionTrace, RowsPerUnitAndPerStream) {
+  const hip_lessons::Schedule schedule(
+      {block(0, 0, 4, 0, 5), block(0, 1, 2, 0, 5), block(0, 2, 4, 5, 9), block(1, 0, 7, 1, 3)});
+  const auto units = cu_masking::unit_rows_of_stream(schedule, 0, "A SM", 10);
+  ASSERT_EQ(units.size(), 2u);
+  EXPECT_EQ(units[0].label, "A SM 2");
+  EXPECT_EQ(units[1].label, "A SM 4");
+  EXPECT_EQ(units[1].busy.size(), 2u);
+  EXPECT_EQ(cu_masking::unit_rows_of_stream(schedule, 0, "A SM", 1).size(), 1u);
+  const auto streams = cu_masking::stream_rows(schedule, {{0, "victim"}, {1, "neighbour"}});
+  ASSERT_EQ(streams.size(), 2u);
+  EXPECT_EQ(streams[0].label, "victim");
+  EXPECT_EQ(streams[0].busy.size(), 3u);
+  EXPECT_EQ(streams[1].busy.size(), 1u);
 }
