@@ -5,12 +5,14 @@
 #       One CTest test. Exit code 77 is a skip everywhere. GPU tests take the "gpu"
 #       resource lock, so `ctest -j` never runs two of them at once.
 #
-#   hip_lessons_add_lesson(NUMBER <NN> NAME <name> SOURCES <files...>
+#   hip_lessons_add_lesson(NUMBER <NN> NAME <name> SOURCES <files...> [TRACE]
 #                          [BENCH <file>] [CHECK_ARGS ...] [SPEED_ARGS ...]
 #                          [TOUR_ARGS ...] [TOO_LARGE_ARGS ...] [BAD_INPUT <case> "<args>" ...]
 #                          [SANITIZE_ARGS ...] [BENCH_SMOKE_ARGS ...] [TIMEOUT <seconds>])
 #       Builds bin/lessonNN_<name> (and bin/lessonNN_<name>_bench) and registers
 #         lessonNN.check      label gpu    : correctness on random inputs
+#         lessonNN.trace_file label gpu    : (TRACE) --check --trace FILE writes the Chrome
+#                                            Trace Event Format (ctest/expect-trace-file.sh)
 #         lessonNN.speed      label speed  : the declared speed checks, at their compiled-in
 #                                            thresholds (SPEED_ARGS: sizes, repeats)
 #         lessonNN.bench      label gpu    : a short Google Benchmark smoke run
@@ -100,7 +102,7 @@ function(hip_lessons_add_environment_test lesson target setting code regex)
 endfunction()
 
 function(hip_lessons_add_lesson)
-  cmake_parse_arguments(PARSE_ARGV 0 ARG "" "NUMBER;NAME;BENCH;TIMEOUT"
+  cmake_parse_arguments(PARSE_ARGV 0 ARG "TRACE" "NUMBER;NAME;BENCH;TIMEOUT"
     "SOURCES;CHECK_ARGS;SPEED_ARGS;TOUR_ARGS;TOO_LARGE_ARGS;BAD_INPUT;SANITIZE_ARGS;BENCH_SMOKE_ARGS")
   if(NOT ARG_NUMBER OR NOT ARG_NAME OR NOT ARG_SOURCES)
     message(FATAL_ERROR "hip_lessons_add_lesson: NUMBER, NAME and SOURCES are required")
@@ -132,6 +134,13 @@ function(hip_lessons_add_lesson)
 
   hip_lessons_add_test(NAME ${lesson}.check COMMAND ${target} --check ${ARG_CHECK_ARGS}
     LABELS gpu ${lesson} GPU TIMEOUT ${ARG_TIMEOUT})
+  if(ARG_TRACE)
+    # The --trace file of a --check run is the Chrome Trace Event Format.
+    hip_lessons_add_test(NAME ${lesson}.trace_file
+      COMMAND bash ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/expect-trace-file.sh -- $<TARGET_FILE:${target}>
+              ${ARG_CHECK_ARGS}
+      LABELS gpu ${lesson} GPU TIMEOUT ${ARG_TIMEOUT})
+  endif()
   get_property(has_thresholds DIRECTORY PROPERTY HIP_LESSONS_THRESHOLDS SET)
   if(ARG_SPEED_ARGS OR has_thresholds)
     hip_lessons_add_test(NAME ${lesson}.speed COMMAND ${target} --speed-check ${ARG_SPEED_ARGS}
