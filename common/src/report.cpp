@@ -111,6 +111,21 @@ bool Report::check(const std::string& name, bool passed, const std::string& deta
   return passed;
 }
 
+bool Report::concurrency_check(const std::string& name, bool passed, const std::string& detail) {
+  const char* setting = std::getenv("HIP_LESSONS_SCHEDULE_CHECKS");
+  if (setting == nullptr || std::string(setting) != "show") return check(name, passed, detail);
+  print_wrapped(out_,
+                "check   -     " + name + "  (" + detail +
+                    "; shown, not enforced: HIP_LESSONS_SCHEDULE_CHECKS=show)",
+                14);
+  data_->checks.push_back({{"name", name},
+                           {"kind", "schedule"},
+                           {"passed", passed},
+                           {"enforced", false},
+                           {"detail", detail}});
+  return true;
+}
+
 bool Report::check_match(const std::string& name, const std::optional<Mismatch>& mismatch,
                          std::size_t count) {
   if (!mismatch) return check(name, true, std::to_string(count) + " elements match");

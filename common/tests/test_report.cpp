@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -62,4 +63,21 @@ TEST(ReportTest, UnwritablePathThrowsAndLeavesNothing) {
   std::ostringstream out;
   Report r("x", out);
   EXPECT_THROW(r.write_json("/nonexistent-directory/x.json", 0), std::runtime_error);
+}
+
+TEST(ReportTest, ConcurrencyChecksAreShownNotCountedUnderTheSanitizerSetting) {
+  std::ostringstream out;
+  Report r("test", out);
+  ::unsetenv("HIP_LESSONS_SCHEDULE_CHECKS");
+  EXPECT_FALSE(r.concurrency_check("8 at once", false, "4 at the peak"));
+  EXPECT_EQ(r.failures(), 1);
+  ::setenv("HIP_LESSONS_SCHEDULE_CHECKS", "show", 1);
+  EXPECT_TRUE(r.concurrency_check("8 at once", false, "4 at the peak"));
+  ::unsetenv("HIP_LESSONS_SCHEDULE_CHECKS");
+  EXPECT_EQ(r.failures(), 1);
+  EXPECT_NE(out.str().find("check   FAIL  8 at once: 4 at the peak"), std::string::npos)
+      << out.str();
+  EXPECT_NE(out.str().find("check   -     8 at once  (4 at the peak; shown, not enforced"),
+            std::string::npos)
+      << out.str();
 }

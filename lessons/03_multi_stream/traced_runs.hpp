@@ -79,11 +79,12 @@ inline void show_small_kernels(hl::Report& report, unsigned int streams, long lo
   const int queues = hardware_queues();
   const int need = std::min({static_cast<int>(streams), queues, static_cast<int>(kTracedKernels)});
   const int peak = many.peak_concurrent_launches();
-  report.check(hl::format("{}: at least min(streams, {} {}, kernels) = {} kernels run at once",
-                          many_name, kQueues.variable, queues, need),
-               peak >= need,
-               hl::format("{} at once at the peak, on {} {}s; all done in {:.1} us", peak,
-                          many.units().size(), hl::kComputeUnitName, many.span_us()));
+  report.concurrency_check(
+      hl::format("{}: at least min(streams, {} {}, kernels) = {} kernels run at once", many_name,
+                 kQueues.variable, queues, need),
+      peak >= need,
+      hl::format("{} at once at the peak, on {} {}s; all done in {:.1} us", peak,
+                 many.units().size(), hl::kComputeUnitName, many.span_us()));
 }
 
 /// Step 4's pipeline once more (pinned memory, \p chunks over \p streams), with an event before

@@ -56,6 +56,13 @@ class Report {
   /// Records a correctness check; prints "check   ok   <name>" or "check   FAIL <name>: ...".
   bool check(const std::string& name, bool passed, const std::string& detail = "");
 
+  /// A check of what a block trace shows that needs kernels or blocks to run at the same time
+  /// (an overlap, a residency). compute-sanitizer's instrumentation changes how kernels overlap,
+  /// so its tests set HIP_LESSONS_SCHEDULE_CHECKS=show: such a check is then printed and
+  /// recorded ("check   -     ..."), but a miss is not a failure. Without that setting it is a
+  /// check like any other.
+  bool concurrency_check(const std::string& name, bool passed, const std::string& detail);
+
   /// Records a comparison against a host reference; prints the first mismatch on failure.
   bool check_match(const std::string& name, const std::optional<Mismatch>& mismatch,
                    std::size_t count);
