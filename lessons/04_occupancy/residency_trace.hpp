@@ -139,7 +139,6 @@ inline void see_residency(hl::Report& report, const Limits& limits, unsigned int
     if (t.kernel == Kernel::kTriad && t.waves == 1 && traced_ms) {
       // Tracing is cheap: the same launch untraced, same plan and stream, medians compared.
       const std::optional<double> untraced_ms = t.problem.run(report, t.kernel, grid, block);
-      report.measurement("trace_overhead_ratio", *traced_ms / *untraced_ms);
       report.speed(overhead, *traced_ms / *untraced_ms);
     }
   }
