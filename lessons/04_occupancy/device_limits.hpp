@@ -1,13 +1,18 @@
 /// \file lessons/04_occupancy/device_limits.hpp
-/// \brief The per-CU budgets of the device, as the calculator takes them and as a table.
+/// \brief The per-CU budgets of the device, as the calculator takes them and as a table, and
+/// what each of lesson 04's kernels uses of them (main.hip's steps 2 and 3).
 #pragma once
 
 #include <hip/hip_runtime.h>
 
+#include <array>
 #include <optional>
 #include <string>
 
 #include "hip_lessons/device.hpp"
+#include "hip_lessons/hip_check.hpp"
+#include "hip_lessons/report.hpp"
+#include "kernels.hpp"
 #include "occupancy_calculator.hpp"
 
 namespace occupancy {
@@ -70,6 +75,21 @@ inline hl::ResultTable limits_table(const Limits& l) {
   t.row({"blocks per " + cu, opt(l.max_blocks_per_cu),
          "cap on resident blocks, whatever their size"});
   return t;
+}
+
+/// Step 3: what the compiler made of each kernel: the numbers the residency rules take.
+inline std::array<hipFuncAttributes, 4> kernel_attributes(hl::Report& report) {
+  hl::ResultTable t("kernel_attributes", "What each kernel uses (hipFuncGetAttributes)",
+                    {"kernel", "registers per thread", "static shared bytes",
+                     "spill (local) bytes per thread", "max threads per block"});
+  std::array<hipFuncAttributes, 4> all{};
+  for (const Kernel k : kKernels) {
+    hipFuncAttributes& a = all[static_cast<int>(k)];
+    HIP_CHECK(hipFuncGetAttributes(&a, address(k)));
+    t.row({name(k), a.numRegs, a.sharedSizeBytes, a.localSizeBytes, a.maxThreadsPerBlock});
+  }
+  report.table(t);
+  return all;
 }
 
 }  // namespace occupancy

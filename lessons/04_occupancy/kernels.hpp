@@ -6,6 +6,8 @@
 /// what lets the lesson choose the grid from occupancy instead of from the problem size.
 /// The arithmetic uses explicit fmaf() so the host references below compute bit-identical
 /// results (the compiler may not contract or reorder an explicit fused multiply-add).
+/// Every kernel takes an hl::BlockTrace: empty (untraced) in the timed runs, a recorder's slice
+/// where step 10 records on which CU and when each block ran (block_trace.hpp).
 #pragma once
 
 #include <hip/hip_runtime.h>
@@ -13,6 +15,7 @@
 #include <cmath>
 #include <cstddef>
 
+#include "hip_lessons/block_trace.hpp"
 #include "hip_lessons/hip_check.hpp"
 
 // `#pragma unroll` only where a device compiler reads it: the host compiler would warn.
@@ -24,6 +27,8 @@
 
 namespace occupancy {
 
+namespace hl = hip_lessons;
+
 // --- The memory-bound kernel --------------------------------------------------------------
 
 constexpr float kTriadScalar = 0.5f;
@@ -31,13 +36,17 @@ constexpr float kTriadScalar = 0.5f;
 //! [triad]
 // STREAM triad a = b + s * c: two loads and one store per element, almost no arithmetic, so
 // its speed is set by how many memory requests the device keeps in flight, i.e. by how many
-// threads are resident. The grid-stride loop makes any grid correct.
-__global__ void triad(const float* b, const float* c, float* a, float scalar, std::size_t n) {
+// threads are resident. The grid-stride loop makes any grid correct. A non-empty trace records
+// the block's CU and its start and end (every thread reaches timer.stop()).
+__global__ void triad(const float* b, const float* c, float* a, float scalar, std::size_t n,
+                      hl::BlockTrace trace) {
+  hl::BlockTimer timer(trace);
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
        i += stride) {
     a[i] = fmaf(scalar, c[i], b[i]);
   }
+  timer.stop();
 }
 //! [triad]
 
@@ -61,12 +70,14 @@ __host__ __device__ inline float fma_chain(float v) {
 }
 
 //! [fma_chain]
-__global__ void fma_chain_kernel(const float* x, float* y, std::size_t n) {
+__global__ void fma_chain_kernel(const float* x, float* y, std::size_t n, hl::BlockTrace trace) {
+  hl::BlockTimer timer(trace);
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
        i += stride) {
     y[i] = fma_chain(x[i]);
   }
+  timer.stop();
 }
 //! [fma_chain]
 
@@ -120,21 +131,25 @@ constexpr int kLaunchBoundsHint = 4;
 
 // Same body twice: the compiler picks the register count of the first freely; the second
 // carries launch bounds, which cap it (spilling what does not fit) to raise occupancy.
-__global__ void registers_unbounded(const float* x, float* y, std::size_t n) {
+__global__ void registers_unbounded(const float* x, float* y, std::size_t n, hl::BlockTrace trace) {
+  hl::BlockTimer timer(trace);
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
        i += stride) {
     y[i] = many_live_values(x[i]);
   }
+  timer.stop();
 }
 
 __global__ void __launch_bounds__(kBoundedBlock, kLaunchBoundsHint)
-    registers_bounded(const float* x, float* y, std::size_t n) {
+    registers_bounded(const float* x, float* y, std::size_t n, hl::BlockTrace trace) {
+  hl::BlockTimer timer(trace);
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
        i += stride) {
     y[i] = many_live_values(x[i]);
   }
+  timer.stop();
 }
 //! [launch_bounds]
 
@@ -142,6 +157,8 @@ __global__ void __launch_bounds__(kBoundedBlock, kLaunchBoundsHint)
 
 /// The kernels of this lesson: the triad reads x and c, the others map x to y.
 enum class Kernel { kTriad, kFmaChain, kRegistersUnbounded, kRegistersBounded };
+inline constexpr Kernel kKernels[] = {Kernel::kTriad, Kernel::kFmaChain,
+                                      Kernel::kRegistersUnbounded, Kernel::kRegistersBounded};
 
 inline const char* name(Kernel kernel) {
   const char* const names[] = {"triad", "fma_chain", "registers_unbounded", "registers_bounded"};
@@ -165,22 +182,23 @@ inline float reference(Kernel kernel, float x, float c) {
 
 /// Launches \p kernel on \p stream with \p dynamic_shared bytes of dynamic shared memory per
 /// block (no kernel uses them; requesting them still reserves them) and checks that the launch
-/// was accepted.
+/// was accepted. A non-empty \p trace (one slice of a BlockTraceRecorder) records every block.
 inline void launch(Kernel kernel, unsigned int grid, unsigned int block, std::size_t dynamic_shared,
-                   hipStream_t stream, const float* x, const float* c, float* y, std::size_t n) {
+                   hipStream_t stream, const float* x, const float* c, float* y, std::size_t n,
+                   hl::BlockTrace trace = {}) {
   const dim3 g(grid), b(block);
   switch (kernel) {
     case Kernel::kTriad:
-      hipLaunchKernelGGL(triad, g, b, dynamic_shared, stream, x, c, y, kTriadScalar, n);
+      hipLaunchKernelGGL(triad, g, b, dynamic_shared, stream, x, c, y, kTriadScalar, n, trace);
       break;
     case Kernel::kFmaChain:
-      hipLaunchKernelGGL(fma_chain_kernel, g, b, dynamic_shared, stream, x, y, n);
+      hipLaunchKernelGGL(fma_chain_kernel, g, b, dynamic_shared, stream, x, y, n, trace);
       break;
     case Kernel::kRegistersUnbounded:
-      hipLaunchKernelGGL(registers_unbounded, g, b, dynamic_shared, stream, x, y, n);
+      hipLaunchKernelGGL(registers_unbounded, g, b, dynamic_shared, stream, x, y, n, trace);
       break;
     case Kernel::kRegistersBounded:
-      hipLaunchKernelGGL(registers_bounded, g, b, dynamic_shared, stream, x, y, n);
+      hipLaunchKernelGGL(registers_bounded, g, b, dynamic_shared, stream, x, y, n, trace);
       break;
   }
   HIP_CHECK_LAUNCH();

@@ -3,8 +3,8 @@
 ///
 /// The story (the README's Application flow has the same numbers):
 ///  1. The options: --block must be whole warps and fit the device; bad values exit 2 first.
-///  2. The per-CU budgets that decide how many blocks can be resident at once.
-///  3. What each kernel uses of them (hipFuncGetAttributes).
+///  2. The per-CU budgets that decide how many blocks can be resident at once (device_limits.hpp).
+///  3. What each kernel uses of them (hipFuncGetAttributes; device_limits.hpp).
 ///  4. The lesson's occupancy calculator (occupancy_calculator.hpp) against the runtime's
 ///     hipOccupancyMaxActiveBlocksPerMultiprocessor and hipOccupancyMaxPotentialBlockSize.
 ///  5. The article's grid formula against maxBlocks x CUs: maxBlocks is per CU.
@@ -12,8 +12,10 @@
 ///  7. Registers lower it too; __launch_bounds__ caps them, at the price of spills.
 ///  8. A sweep over block size and blocks per CU, for a memory-bound and a compute-bound kernel.
 ///  9. Where the occupancy-sized launch lands: against the best launch, and one block per CU.
+/// 10. The occupancy grids traced block by block: the most blocks one CU held at once must equal
+///     the API's prediction, and tracing costs little (residency_trace.hpp).
 /// Every launch runs on a poisoned output, compared element by element with a host reference.
-/// --check runs steps 5-8 untimed at sizes that catch guard bugs; the other modes time them.
+/// --check runs steps 5-8 and 10 untimed, at sizes that catch guard bugs; the others time them.
 #include <hip/hip_runtime.h>
 
 #include <algorithm>
@@ -33,6 +35,7 @@
 #include "kernels.hpp"
 #include "occupancy_calculator.hpp"
 #include "problems.hpp"
+#include "residency_trace.hpp"
 #include "sweep.hpp"
 
 namespace hl = hip_lessons;
@@ -41,8 +44,6 @@ using occupancy::SweepResult;
 
 namespace {
 
-constexpr Kernel kKernels[] = {Kernel::kTriad, Kernel::kFmaChain, Kernel::kRegistersUnbounded,
-                               Kernel::kRegistersBounded};
 const std::string kCu = hl::kComputeUnitName;
 
 // What the steps share: the device's budgets, the calculator built on them, each kernel's
@@ -58,22 +59,6 @@ struct Setup {
   const hipFuncAttributes& of(Kernel k) const { return attributes[static_cast<int>(k)]; }
   int cus() const { return limits.compute_units; }
 };
-
-// 3. What the compiler made of each kernel: the numbers the residency rules take.
-std::array<hipFuncAttributes, 4> kernel_attributes(hl::Report& report) {
-  hl::ResultTable t("kernel_attributes", "What each kernel uses (hipFuncGetAttributes)",
-                    {"kernel", "registers per thread", "static shared bytes",
-                     "spill (local) bytes per thread", "max threads per block"});
-  std::array<hipFuncAttributes, 4> all{};
-  for (const Kernel k : kKernels) {
-    hipFuncAttributes& a = all[static_cast<int>(k)];
-    HIP_CHECK(hipFuncGetAttributes(&a, occupancy::address(k)));
-    t.row(
-        {occupancy::name(k), a.numRegs, a.sharedSizeBytes, a.localSizeBytes, a.maxThreadsPerBlock});
-  }
-  report.table(t);
-  return all;
-}
 
 // A comparison the calculator cannot make on this architecture is a skip with the reason,
 // never a pass; the JSON records it as a fact.
@@ -291,6 +276,9 @@ int main(int argc, char** argv) {
   const hl::SpeedCheck& vs_one = cli.add_speed_check(
       hl::at_least("occupancy grid / one block per CU", "--min-vs-one-block-per-cu",
                    HIP_LESSONS_04_MIN_VS_ONE_BLOCK_PER_CU));
+  const hl::SpeedCheck& trace_cost = cli.add_speed_check(hl::at_most(
+      "traced / untraced triad", "--max-trace-overhead", HIP_LESSONS_04_MAX_TRACE_OVERHEAD));
+  cli.add_trace_output();
 
   return hl::run_lesson(cli, argc, argv, [&](hl::Report& report) {
     const hl::Device device = hl::open_device(cli.options().device);
@@ -299,14 +287,15 @@ int main(int argc, char** argv) {
     hl::describe_device(report, device);
     const occupancy::Limits limits = occupancy::read_limits(device);  // 2.
     report.table(occupancy::limits_table(limits));
-    Setup s{limits, occupancy::Calculator(limits), kernel_attributes(report), block};  // 3.
+    Setup s{limits, occupancy::Calculator(limits), occupancy::kernel_attributes(report),
+            block};  // 3.
 
     report.note(
         hl::format("\nOccupancy = resident {}s / {} slots per {} ({} here). Blocks become resident "
                    "while every budget has room; the tightest budget sets the count.",
                    hl::kWarpName, hl::kWarpName, kCu, s.calc.slots()));
     if (!s.calc.models()) report.note("calculator: not applicable here: " + s.calc.why_not());
-    for (const Kernel k : kKernels) {
+    for (const Kernel k : occupancy::kKernels) {
       s.potential[static_cast<int>(k)] = compare_with_runtime(report, s, k);  // 4.
     }
 
@@ -341,8 +330,9 @@ int main(int argc, char** argv) {
       compute = occupancy::sweep(report, chain, Kernel::kFmaChain, s.block, s.potential[1],
                                  s.limits, s.of(Kernel::kFmaChain));
     }
-    // 9. (under --check nothing was timed: the run ends with the checks' summary)
-    if (memory && compute) return report_speed(report, s, *memory, *compute, vs_best, vs_one);
+    if (memory && compute) report_speed(report, s, *memory, *compute, vs_best, vs_one);    // 9.
+    occupancy::see_residency(report, s.limits, block, options, plan, stream, trace_cost);  // 10.
+    if (plan) return;  // under --check nothing was timed: the run ends with the checks' summary
     report.summary(report.failures() == 0
                        ? hl::format("calculator and kernels checked; occupancy grid {}", grid)
                        : "checks failed");

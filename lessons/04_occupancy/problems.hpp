@@ -52,13 +52,15 @@ class Problem {
 
   /// Poisons y, launches \p kernel on the first \p count elements (timed when the problem has
   /// a plan), and compares every one of them with the host reference. Returns the median
-  /// milliseconds of the timed runs, or nothing when untimed.
+  /// milliseconds of the timed runs, or nothing when untimed. A non-empty \p trace records the
+  /// blocks of every launch; the last launch's records stay.
   std::optional<double> run(hl::Report& report, Kernel kernel, unsigned int grid,
                             unsigned int block, std::size_t dynamic_shared = 0,
-                            std::size_t count = 0) {
+                            std::size_t count = 0, hl::BlockTrace trace = {}) {
     count = count == 0 ? n_ : count;
     const auto go = [&] {
-      launch(kernel, grid, block, dynamic_shared, stream_, x_.data(), cd_.data(), y_.data(), count);
+      launch(kernel, grid, block, dynamic_shared, stream_, x_.data(), cd_.data(), y_.data(), count,
+             trace);
     };
     y_.poison();
     std::optional<double> ms;

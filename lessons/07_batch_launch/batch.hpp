@@ -11,6 +11,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "hip_lessons/buffers.hpp"
@@ -70,21 +71,23 @@ struct Batch {
   }
 };
 
-/// Compares every element of every segment of \p work's output with \p expected and records
-/// the check \p what; a failure names the first wrong segment, so a queue that skipped one, or
-/// a graph node aimed at the wrong one, shows at once.
+/// Compares every element of the first \p segments segments (0: all) of \p work's output with
+/// \p expected and records the check \p what; a failure names the first wrong segment, so a
+/// queue that skipped one, or a graph node aimed at the wrong one, shows at once.
 inline bool check_segments(hip_lessons::Report& report, const std::string& what, const Batch& work,
-                           const std::vector<float>& expected) {
+                           const std::vector<float>& expected, unsigned int segments = 0) {
   const std::vector<float> actual = work.c.download();
-  const std::optional<hip_lessons::Mismatch> wrong = hip_lessons::first_mismatch(expected, actual);
+  segments = segments == 0 ? work.count : segments;
+  const std::size_t count = static_cast<std::size_t>(segments) * work.n;
+  const std::optional<hip_lessons::Mismatch> wrong =
+      hip_lessons::first_mismatch(expected.data(), actual.data(), count);
   if (!wrong) {
-    return report.check(
-        what, true,
-        hip_lessons::format("{} segments, {} elements match", work.count, actual.size()));
+    return report.check(what, true,
+                        hip_lessons::format("{} segments, {} elements match", segments, count));
   }
   return report.check(what, false,
                       hip_lessons::format("segment {}: {}", wrong->index / work.n,
-                                          hip_lessons::describe(*wrong, actual.size())));
+                                          hip_lessons::describe(*wrong, count)));
 }
 
 /// The ways the lesson launches a batch.
@@ -117,6 +120,25 @@ struct Geometry {
   unsigned int block;
   unsigned int persistent_grid;
 };
+
+/// The batches a run checks: segments, and elements per segment.
+using Shapes = std::vector<std::pair<unsigned int, std::size_t>>;
+
+/// --check: one segment, sizes that catch the guards (1, 257, 4099), and more segments than the
+/// persistent grid has blocks, so its blocks must go back to the queue. Else --count x --size.
+inline Shapes shapes_to_run(const hip_lessons::CommonOptions& options, unsigned int count,
+                            const Geometry& geometry) {
+  if (options.mode != hip_lessons::Mode::kCheck) {
+    return {{count, static_cast<std::size_t>(options.size)}};
+  }
+  Shapes shapes;
+  for (const unsigned int segments : {1u, 7u, 3 * geometry.persistent_grid + 1}) {
+    for (const std::size_t elements : {std::size_t{1}, std::size_t{257}, std::size_t{4099}}) {
+      shapes.push_back({segments, elements});
+    }
+  }
+  return shapes;
+}
 
 /// Runs one batch by any method on one stream. The graph of the batch's individual launches is
 /// captured here, once, so enqueue() only enqueues.

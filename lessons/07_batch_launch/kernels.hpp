@@ -6,6 +6,9 @@
 /// the work reaches the GPU: one launch per segment, a graph of those launches, one fused
 /// launch over all segments, or a persistent kernel that pulls segments from a queue.
 /// Shared by the lesson driver (main.hip) and its benchmarks (bench.hip), through batch.hpp.
+/// The per-segment and persistent kernels take an hl::BlockTrace (block_trace.hpp): empty in
+/// the timed runs, a recorder's slice where step 6 records on which unit and when each block
+/// ran.
 #pragma once
 
 #include <hip/hip_runtime.h>
@@ -18,9 +21,12 @@
 #include <utility>
 #include <vector>
 
+#include "hip_lessons/block_trace.hpp"
 #include "hip_lessons/hip_check.hpp"
 
 namespace batch {
+
+namespace hl = hip_lessons;
 
 /// One unit of work: c[i] = a[i] + b[i] for i < n. Passed by value to the per-segment kernel,
 /// and stored in a device-side table for the fused and persistent kernels, so segments may
@@ -44,9 +50,11 @@ __global__ void empty_kernel() {}
 
 //! [per_segment]
 // Method 1 (and, captured, method 2): one launch per segment.
-__global__ void add_segment(Segment s) {
+__global__ void add_segment(Segment s, hl::BlockTrace trace) {
+  hl::BlockTimer timer(trace);
   add_elements(s, static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x,
                static_cast<std::size_t>(gridDim.x) * blockDim.x);
+  timer.stop();
 }
 //! [per_segment]
 
@@ -64,21 +72,36 @@ __global__ void add_segments_fused(const Segment* segments, unsigned int count,
 }
 //! [fused]
 
+/// Where the persistent kernel notes, per segment, which block took it (owner) and how many
+/// times it was taken (claims): step 6 checks that every segment was taken exactly once. Null
+/// in the timed runs.
+struct SegmentOwners {
+  unsigned int* owner = nullptr;
+  unsigned int* claims = nullptr;
+};
+
 //! [persistent]
 // Method 4: a grid that fits on the device at once stays resident and takes work items from a
 // queue in device memory (an atomic counter) until it is empty: one launch, and the blocks
 // balance the work among themselves.
 __global__ void add_segments_persistent(const Segment* segments, unsigned int count,
-                                        unsigned int* next_item) {
+                                        unsigned int* next_item, hl::BlockTrace trace,
+                                        SegmentOwners owners) {
+  hl::BlockTimer timer(trace);
   __shared__ unsigned int item;
   for (;;) {
     if (threadIdx.x == 0) item = atomicAdd(next_item, 1u);
     __syncthreads();
     const unsigned int k = item;
-    __syncthreads();         // every thread has read `item` before thread 0 takes the next one
-    if (k >= count) return;  // the same k for the whole block: all threads leave together
+    __syncthreads();        // every thread has read `item` before thread 0 takes the next one
+    if (k >= count) break;  // the same k for the whole block: all threads leave together
+    if (owners.claims != nullptr && threadIdx.x == 0) {
+      atomicAdd(&owners.claims[k], 1u);
+      owners.owner[k] = blockIdx.x;
+    }
     add_elements(segments[k], threadIdx.x, blockDim.x);
   }
+  timer.stop();  // reached by every thread: they all leave the loop at the same k
 }
 //! [persistent]
 
@@ -87,11 +110,15 @@ inline unsigned int blocks_for(std::size_t items, unsigned int block) {
   return static_cast<unsigned int>((items + block - 1) / block);
 }
 
-/// Method 1: one launch per segment, each checked.
+/// Method 1: one launch per segment, each checked. With a \p recorder, each launch records its
+/// blocks in a slice of its own (captured into a graph, each node keeps its slice).
 inline void launch_individually(const std::vector<Segment>& segments, unsigned int block,
-                                hipStream_t stream) {
+                                hipStream_t stream, hl::BlockTraceRecorder* recorder = nullptr) {
   for (const Segment& s : segments) {
-    hipLaunchKernelGGL(add_segment, dim3(blocks_for(s.n, block)), dim3(block), 0, stream, s);
+    const unsigned int blocks = blocks_for(s.n, block);
+    const hl::BlockTrace trace =
+        recorder != nullptr ? recorder->reserve("add_segment", blocks, 0) : hl::BlockTrace{};
+    hipLaunchKernelGGL(add_segment, dim3(blocks), dim3(block), 0, stream, s, trace);
     HIP_CHECK_LAUNCH();
   }
 }
@@ -112,7 +139,7 @@ inline void launch_individually_ext(const std::vector<Segment>& segments, unsign
                                     hipStream_t stream, unsigned int flags) {
   for (const Segment& s : segments) {
     hipExtLaunchKernelGGL(add_segment, dim3(blocks_for(s.n, block)), dim3(block), 0, stream,
-                          nullptr, nullptr, flags, s);
+                          nullptr, nullptr, flags, s, hl::BlockTrace{});
     HIP_CHECK_LAUNCH();
   }
 }
@@ -142,12 +169,14 @@ inline unsigned int persistent_grid(unsigned int block, int compute_units) {
   return static_cast<unsigned int>(std::max(per_cu, 1) * compute_units);
 }
 
-/// Method 4: empty the queue (reset the counter), then one persistent launch.
+/// Method 4: empty the queue (reset the counter), then one persistent launch; a non-empty
+/// \p trace records its blocks, non-null \p owners which block took each segment.
 inline void launch_persistent(const Segment* table, unsigned int count, unsigned int* counter,
-                              unsigned int grid, unsigned int block, hipStream_t stream) {
+                              unsigned int grid, unsigned int block, hipStream_t stream,
+                              hl::BlockTrace trace = {}, SegmentOwners owners = {}) {
   HIP_CHECK(hipMemsetAsync(counter, 0, sizeof(unsigned int), stream));
   hipLaunchKernelGGL(add_segments_persistent, dim3(grid), dim3(block), 0, stream, table, count,
-                     counter);
+                     counter, trace, owners);
   HIP_CHECK_LAUNCH();
 }
 

@@ -12,8 +12,10 @@
 ///     (hipGraphExecKernelNodeSetParams), checked, and its cost against a new capture.
 ///  4. AMD: what the start/stop events of hipExtLaunchKernelGGL measure. It has no launch count.
 ///  5. The tour only: step 2 over batch sizes 1 .. 10000.
-/// --check runs steps 2 and 3 on shapes that catch guard and queue bugs, without timing; the
-/// tour and --speed-check run steps 1-4 at --count x --size.
+///  6. The last batch traced block by block (batch_trace.hpp): the gaps between launches on a
+///     timeline, and a check that the persistent kernel's blocks took every segment once.
+/// --check runs steps 2, 3 and 6 on shapes that catch guard and queue bugs, without timing; the
+/// tour and --speed-check run steps 1-4 and 6 at --count x --size.
 #include <hip/hip_runtime.h>
 
 #include <algorithm>
@@ -27,6 +29,7 @@
 #include <vector>
 
 #include "batch.hpp"
+#include "batch_trace.hpp"
 #include "hip_lessons/device.hpp"
 #include "hip_lessons/hip_check.hpp"
 #include "hip_lessons/lesson.hpp"
@@ -49,22 +52,6 @@ struct SpeedChecks {
   const hl::SpeedCheck& fused;
   const hl::SpeedCheck& persistent;
 };
-
-using Shapes = std::vector<std::pair<unsigned int, std::size_t>>;  // segments, elements each
-
-// --check: one segment, sizes that catch the guards (1, 257, 4099), and more segments than the
-// persistent grid has blocks, so its blocks must go back to the queue. Else --count x --size.
-Shapes shapes_to_run(const hl::CommonOptions& options, unsigned int count,
-                     const Geometry& geometry) {
-  if (options.mode != hl::Mode::kCheck) return {{count, static_cast<std::size_t>(options.size)}};
-  Shapes shapes;
-  for (const unsigned int segments : {1u, 7u, 3 * geometry.persistent_grid + 1}) {
-    for (const std::size_t elements : {std::size_t{1}, std::size_t{257}, std::size_t{4099}}) {
-      shapes.push_back({segments, elements});
-    }
-  }
-  return shapes;
-}
 
 // Each method on a poisoned output, then checked. With a plan, also timed: the median ms per
 // batch of each method, in the order of kMethods; without one (--check), it runs once.
@@ -159,9 +146,10 @@ void compare_methods(hl::Report& report, Batch& b, const Launcher& launcher,
 //! [update_graph]
 // Every kernel node of the captured graph gets the segment of the second inputs at the same
 // position. hipGraphGetNodes lists the nodes (in no promised order), hipGraphKernelNodeGetParams
-// reads each node's launch (its kernelParams point at the captured argument values, here one
-// Segment), and hipGraphExecKernelNodeSetParams writes the new argument into the instantiated
-// graph. The function, grid and block stay; only the argument changes.
+// reads each node's launch (its kernelParams point at the captured argument values, here a
+// Segment and the untraced BlockTrace), and hipGraphExecKernelNodeSetParams writes the new
+// arguments into the instantiated graph. The function, grid and block stay; only the segment
+// changes.
 void point_graph_at(const batch::Graph& graph, const Batch& b, const float* a2, const float* b2) {
   std::size_t count = 0;
   HIP_CHECK(hipGraphGetNodes(graph.graph(), nullptr, &count));
@@ -184,7 +172,8 @@ void point_graph_at(const batch::Graph& graph, const Batch& b, const float* a2, 
       throw std::runtime_error("a graph node's output pointer is not a segment of this batch");
     }
     Segment updated{a2 + offset, b2 + offset, old.c, old.n};
-    void* arguments[] = {&updated};
+    hl::BlockTrace trace = *static_cast<const hl::BlockTrace*>(params.kernelParams[1]);
+    void* arguments[] = {&updated, &trace};  // every argument of add_segment, in order
     params.kernelParams = arguments;
     params.extra = nullptr;
     HIP_CHECK(hipGraphExecKernelNodeSetParams(graph.exec(), node, &params));
@@ -232,10 +221,11 @@ void show_ext_launch_events(hl::Report& report, const Batch& b, const Geometry& 
   const dim3 grid(batch::blocks_for(s.n, geometry.block));
   hl::GpuEvent start, stop, before, after;
   hipExtLaunchKernelGGL(batch::add_segment, grid, dim3(geometry.block), 0, stream, start.get(),
-                        stop.get(), 0, s);
+                        stop.get(), 0, s, hl::BlockTrace{});
   HIP_CHECK_LAUNCH();
   before.record(stream);
-  hipLaunchKernelGGL(batch::add_segment, grid, dim3(geometry.block), 0, stream, s);
+  hipLaunchKernelGGL(batch::add_segment, grid, dim3(geometry.block), 0, stream, s,
+                     hl::BlockTrace{});
   HIP_CHECK_LAUNCH();
   after.record(stream);
   after.synchronize();
@@ -304,6 +294,7 @@ int main(int argc, char** argv) {
       cli.add_speed_check(hl::at_least("individual launches / persistent kernel",
                                        "--min-persistent-speedup",
                                        HIP_LESSONS_07_MIN_PERSISTENT_SPEEDUP))};
+  cli.add_trace_output();
 
   return hl::run_lesson(cli, argc, argv, [&](hl::Report& report) {
     const hl::CommonOptions& options = cli.options();
@@ -329,7 +320,7 @@ int main(int argc, char** argv) {
 
     if (plan) measure_launch_cost(report, count, *plan, stream);  // 1.
     std::unique_ptr<Batch> b;  // the last shape run; step 4 launches one of its segments
-    for (const auto& [segments, elements] : shapes_to_run(options, count, geometry)) {
+    for (const auto& [segments, elements] : batch::shapes_to_run(options, count, geometry)) {
       b.reset();  // free the previous shape first
       b = std::make_unique<Batch>(segments, elements, options.seed);
       const Launcher launcher(*b, geometry, stream);
@@ -340,6 +331,7 @@ int main(int argc, char** argv) {
     if (options.mode == hl::Mode::kTour) {
       sweep_batch_sizes(report, count, n, geometry, *plan, stream, options.seed);  // 5.
     }
+    batch::trace_methods(report, *b, geometry, stream);  // 6. (every mode)
     if (!plan) {
       report.summary(report.failures() == 0 ? "every method correct on every segment"
                                             : "checks failed");
