@@ -28,6 +28,9 @@ CAPTIONS = {
 }
 
 
+MAX_ROWS = 16  # rows drawn per panel
+
+
 def runs_of(trace):
     """{run: {"streams": {tid: [(ts, dur, name)]}, "units": {...}}} from the trace events."""
     names = {}
@@ -62,12 +65,16 @@ def plot(number, trace, path):
         launches = sum(len(slices) for slices in tracks["streams"].values())
         rows = tracks["streams"] if launches > 1 else tracks["units"]
         label = "stream" if rows is tracks["streams"] else "unit"
+        title = run
+        if len(rows) > MAX_ROWS:  # a whole GPU's units: the first few show the pattern
+            title = f"{run} (first {MAX_ROWS} of {len(rows)} {label}s)"
+            rows = dict(sorted(rows.items())[:MAX_ROWS])
         for y, (tid, slices) in enumerate(sorted(rows.items())):
             axes.broken_barh([(ts / unit[1], max(dur / unit[1], span / unit[1] / 1000))
                               for ts, dur, _ in slices], (y - 0.4, 0.8), color=f"C{y % 10}")
         axes.set_yticks(range(len(rows)), [f"{label} {tid}" for tid in sorted(rows)],
                         fontsize=8 if len(rows) < 12 else 6)
-        axes.set_title(run, fontsize=10, loc="left")
+        axes.set_title(title, fontsize=10, loc="left")
         axes.set_xlim(0, span / unit[1])
         axes.grid(True, axis="x", alpha=0.3)
     axes_list[-1, 0].set_xlabel(f"time since the first block started ({unit[0]})")
