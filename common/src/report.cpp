@@ -75,7 +75,9 @@ void Report::note(const std::string& text) {
 
 void Report::timeline(const std::string& title, const std::vector<TimelineRow>& rows,
                       double span_us, TimelineStyle style) {
-  out_ << '\n' << title << '\n' << render_timeline(rows, span_us, style);
+  out_ << '\n';
+  for (const std::string& line : wrap_text(title, kTextWidth)) out_ << line << '\n';
+  out_ << render_timeline(rows, span_us, style);
 }
 
 void Report::trace(const std::string& run, const Schedule& schedule) {

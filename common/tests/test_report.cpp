@@ -81,3 +81,16 @@ TEST(ReportTest, ConcurrencyChecksAreShownNotCountedUnderTheSanitizerSetting) {
             std::string::npos)
       << out.str();
 }
+
+TEST(ReportTest, LongTimelineTitlesWrapWithinTheWidth) {
+  std::ostringstream out;
+  Report r("test", out);
+  r.timeline(std::string(60, 't') + " " + std::string(60, 'u'), {{"row", {{0.0, 10.0}}}}, 10.0);
+  std::istringstream lines(out.str());
+  std::string line;
+  std::getline(lines, line);  // the blank line before the title
+  std::getline(lines, line);
+  EXPECT_EQ(line, std::string(60, 't'));
+  std::getline(lines, line);
+  EXPECT_EQ(line, std::string(60, 'u'));
+}
