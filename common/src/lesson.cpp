@@ -70,8 +70,9 @@ int run_lesson(LessonCli& cli, int argc, char** argv, const std::function<void(R
     code = kExitFail;
   }
 
-  if (!report.summary().empty() && code != kExitSkip)
-    human << "\nsummary: " << report.summary() << '\n';
+  if (!report.summary().empty() && code != kExitSkip) {
+    report.note("\nsummary: " + report.summary());  // wrapped within 100 columns
+  }
   if (code == kExitFail && report.failures() > 0) {
     human << report.failures() << " check(s) failed\n";
   }
