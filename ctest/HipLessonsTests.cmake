@@ -101,6 +101,21 @@ function(hip_lessons_add_environment_test lesson target setting code regex)
     LABELS gpu ${lesson} GPU TIMEOUT 300)
 endfunction()
 
+#   hip_lessons_add_unit_tests(<NN> <sources...>)
+#       A lesson's GoogleTest program for its host-side machinery: lessonNN_unit_tests, each
+#       test registered as lessonNN.unit.<Suite>.<Test> (labels unit, lessonNN; no GPU).
+function(hip_lessons_add_unit_tests number)
+  if(NOT HIP_LESSONS_BUILD_TESTS)
+    return()
+  endif()
+  include(GoogleTest)
+  add_executable(lesson${number}_unit_tests ${ARGN})
+  target_link_libraries(lesson${number}_unit_tests PRIVATE hip_lessons::common GTest::gtest_main)
+  target_compile_options(lesson${number}_unit_tests PRIVATE -Wall -Wextra)
+  gtest_discover_tests(lesson${number}_unit_tests TEST_PREFIX "lesson${number}.unit."
+    PROPERTIES LABELS "unit;lesson${number}" TIMEOUT 60 DISCOVERY_TIMEOUT 60)
+endfunction()
+
 function(hip_lessons_add_lesson)
   cmake_parse_arguments(PARSE_ARGV 0 ARG "TRACE" "NUMBER;NAME;BENCH;TIMEOUT"
     "SOURCES;CHECK_ARGS;SPEED_ARGS;TOUR_ARGS;TOO_LARGE_ARGS;BAD_INPUT;SANITIZE_ARGS;BENCH_SMOKE_ARGS")

@@ -158,6 +158,20 @@ const char* platform_name(Platform platform) {
   return platform == Platform::kAmd ? "AMD" : "NVIDIA";
 }
 
+HardwareQueueVariable hardware_queue_variable(Platform platform) {
+  if (platform == Platform::kAmd) return {"GPU_MAX_HW_QUEUES", 4, "CUDA_DEVICE_MAX_CONNECTIONS"};
+  return {"CUDA_DEVICE_MAX_CONNECTIONS", 8, "GPU_MAX_HW_QUEUES"};
+}
+
+int hardware_queue_count(Platform platform) {
+  const HardwareQueueVariable variable = hardware_queue_variable(platform);
+  const char* value = std::getenv(variable.name);
+  if (value == nullptr || check_environment_value(variable.name, value, platform)) {
+    return variable.default_count;
+  }
+  return std::atoi(value);
+}
+
 bool EnvironmentVariable::applies_to(Platform platform) const {
   return this->platform == "both" || this->platform == platform_name(platform);
 }

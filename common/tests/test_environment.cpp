@@ -185,3 +185,19 @@ TEST(IdList, ParsesIdsAndRanges) {
     EXPECT_THROW(parse_id_list(bad, 8), hip_lessons::UsageError) << bad;
   }
 }
+
+TEST(HardwareQueues, TheVariableOfEachPlatformAndTheCountInForce) {
+  EXPECT_STREQ(hip_lessons::hardware_queue_variable(hip_lessons::Platform::kAmd).name,
+               "GPU_MAX_HW_QUEUES");
+  EXPECT_EQ(hip_lessons::hardware_queue_variable(hip_lessons::Platform::kAmd).default_count, 4);
+  EXPECT_STREQ(hip_lessons::hardware_queue_variable(hip_lessons::Platform::kNvidia).name,
+               "CUDA_DEVICE_MAX_CONNECTIONS");
+  EXPECT_EQ(hip_lessons::hardware_queue_variable(hip_lessons::Platform::kNvidia).default_count, 8);
+  ::unsetenv("CUDA_DEVICE_MAX_CONNECTIONS");
+  EXPECT_EQ(hip_lessons::hardware_queue_count(hip_lessons::Platform::kNvidia), 8);
+  ::setenv("CUDA_DEVICE_MAX_CONNECTIONS", "2", 1);
+  EXPECT_EQ(hip_lessons::hardware_queue_count(hip_lessons::Platform::kNvidia), 2);
+  ::setenv("CUDA_DEVICE_MAX_CONNECTIONS", "abc", 1);  // malformed: the default stays
+  EXPECT_EQ(hip_lessons::hardware_queue_count(hip_lessons::Platform::kNvidia), 8);
+  ::unsetenv("CUDA_DEVICE_MAX_CONNECTIONS");
+}

@@ -268,14 +268,15 @@ void spread_in_child(const Context& c, const Settings& s) {
 
 // 9. Streams are cheap software objects; the hardware runs a few queues.
 void explain_hardware_queues(const Context& c, const Settings& s) {
-  const char* value = std::getenv(ms::kQueues.variable);
+  const hl::HardwareQueueVariable queues = hl::hardware_queue_variable();
+  const char* value = std::getenv(queues.name);
+  const std::string shown = value ? value : hl::format("unset (default {})", queues.default_count);
   hl::ResultTable table(
       "hardware_queues", "How streams reach the GPU",
       {{"platform"}, {"variable"}, {"value here"}, {"what more streams than queues do"}});
-  table.row({ms::kQueues.platform, ms::kQueues.variable, value ? value : ms::kQueues.unset,
-             ms::kQueues.sharing});
+  table.row({hl::platform_name(hl::build_platform()), queues.name, shown, ms::kQueueSharing});
   c.report.table(table);
-  c.report.fact("queue_setting", value ? value : ms::kQueues.unset);
+  c.report.fact("queue_setting", shown);
   c.report.note(hl::format("Step 2 used up to {} streams; past the queue count they share queues.",
                            std::max<std::int64_t>(32, s.streams)));
 }

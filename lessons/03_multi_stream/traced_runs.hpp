@@ -29,17 +29,6 @@ namespace multi_stream {
 
 namespace hl = hip_lessons;
 
-/// How many hardware queues (NVIDIA: connections) this process's streams can use at once: the
-/// value of kQueues.variable when it is set and valid (the rules of lesson 01's checks), else
-/// the runtime's default (NVIDIA 8, AMD 4).
-inline int hardware_queues() {
-  const char* value = std::getenv(kQueues.variable);
-  if (value == nullptr || hl::check_environment_value(kQueues.variable, value)) {
-    return kQueues.default_count;
-  }
-  return std::atoi(value);
-}
-
 /// Kernels of the traced runs (one timeline row each) and the gate that holds them back.
 inline constexpr unsigned int kTracedKernels = 16;
 inline constexpr double kGateUs = 5000.0;
@@ -49,9 +38,9 @@ inline constexpr double kGateUs = 5000.0;
 ///   - one stream runs its kernels in issue order, so never two at once
 ///     (peak_concurrent_launches() == 1; a failure names the first two that overlapped);
 ///   - on k streams, at some moment at least min(k, queues, kernels) kernels run at once,
-///     queues being the hardware queues streams can use at once (hardware_queues()). On NVIDIA
-///     each connection is an in-order queue; on AMD a HIP stream maps to one of the queues and
-///     the barrier bit of every dispatch packet runs a queue's kernels one after another (from
+///     queues being the hardware queues streams can use at once (hl::hardware_queue_count()). On
+///     NVIDIA each connection is an in-order queue; on AMD a HIP stream maps to one of the queues
+///     and the barrier bit of every dispatch packet runs a queue's kernels one after another (from
 ///     the HIP source, not run here), so AMD's default 4 queues give 4 at once from 8 streams.
 inline void show_small_kernels(hl::Report& report, unsigned int streams, long long ticks,
                                double ticks_per_us, hipStream_t origin, std::uint64_t seed) {
@@ -76,12 +65,12 @@ inline void show_small_kernels(hl::Report& report, unsigned int streams, long lo
                crowd ? "ran at once: " + hl::describe(*crowd)
                      : hl::format("{} kernels one after another in {:.1} us", kTracedKernels,
                                   one.span_us()));
-  const int queues = hardware_queues();
+  const int queues = hl::hardware_queue_count();
   const int need = std::min({static_cast<int>(streams), queues, static_cast<int>(kTracedKernels)});
   const int peak = many.peak_concurrent_launches();
   report.concurrency_check(
       hl::format("{}: at least min(streams, {} {}, kernels) = {} kernels run at once", many_name,
-                 kQueues.variable, queues, need),
+                 hl::hardware_queue_variable().name, queues, need),
       peak >= need,
       hl::format("{} at once at the peak, on {} {}s; all done in {:.1} us", peak,
                  many.units().size(), hl::kComputeUnitName, many.span_us()));

@@ -323,22 +323,14 @@ inline constexpr const char *kSerializeSwitch = "AMD_SERIALIZE_KERNEL", *kSerial
 inline constexpr const char *kSerializeSwitch = "CUDA_LAUNCH_BLOCKING", *kSerializeValue = "1";
 #endif
 
-/// How streams reach the GPU on this platform: the variable that sets the hardware queue
-/// count, its default, and what streams beyond that count do.
-struct QueueFacts {
-  const char *platform, *variable, *unset, *sharing;
-  int default_count;
-};
+/// What streams beyond the hardware queue count (hl::hardware_queue_variable()) do.
 #if defined(__HIP_PLATFORM_AMD__)
-inline constexpr QueueFacts kQueues{"AMD", "GPU_MAX_HW_QUEUES", "unset (default 4)",
-                                    "share queues; every dispatch packet carries the barrier bit, "
-                                    "so streams on one queue run one after another",
-                                    4};
+inline constexpr const char* kQueueSharing =
+    "share queues; every dispatch packet carries the barrier bit, so streams on one queue run "
+    "one after another";
 #else
-inline constexpr QueueFacts kQueues{"NVIDIA", "CUDA_DEVICE_MAX_CONNECTIONS", "unset (default 8)",
-                                    "share connections; a kernel that waits for its stream blocks "
-                                    "the others queued behind it",
-                                    8};
+inline constexpr const char* kQueueSharing =
+    "share connections; a kernel that waits for its stream blocks the others queued behind it";
 #endif
 
 }  // namespace multi_stream

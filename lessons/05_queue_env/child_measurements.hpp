@@ -26,6 +26,7 @@
 #include "hip_lessons/buffers.hpp"
 #include "hip_lessons/child_process.hpp"
 #include "hip_lessons/device.hpp"
+#include "hip_lessons/environment.hpp"
 #include "hip_lessons/hip_check.hpp"
 #include "hip_lessons/spin_kernel.hpp"
 #include "hip_lessons/timing.hpp"
@@ -53,23 +54,15 @@ inline const std::vector<Variable>& variables() {
       {"HSA_ENABLE_INTERRUPT", "AMD", "wait",
        "1 (default): a sleeping waiter is woken by an interrupt; 0: ROCr polls"},
       {"HSA_ENABLE_SDMA", "AMD", "copy",
-       "1 (default): copies use the SDMA copy engines; 0: blit kernels on the CUs"},
+       "unset (default): ROCr's choice per GPU; 1: SDMA copy engines; 0: blit kernels on the CUs"},
       {"ROC_AQL_QUEUE_SIZE", "AMD", "aql", "packets per HIP AQL queue (64 bytes each)"},
   };
   return all;
 }
 
-#if defined(__HIP_PLATFORM_AMD__)
-inline constexpr const char* kPlatform = "AMD";
-inline constexpr const char* kQueueVariable = "GPU_MAX_HW_QUEUES";
-inline constexpr const char* kForeignQueueVariable = "CUDA_DEVICE_MAX_CONNECTIONS";
-inline constexpr const char* kQueueDefault = "4";
-#else
-inline constexpr const char* kPlatform = "NVIDIA";
-inline constexpr const char* kQueueVariable = "CUDA_DEVICE_MAX_CONNECTIONS";
-inline constexpr const char* kForeignQueueVariable = "GPU_MAX_HW_QUEUES";
-inline constexpr const char* kQueueDefault = "8";
-#endif
+// The platform's hardware-queue variable (GPU_MAX_HW_QUEUES / CUDA_DEVICE_MAX_CONNECTIONS).
+inline const hl::HardwareQueueVariable kQueues = hl::hardware_queue_variable();
+inline const char* const kPlatform = hl::platform_name(hl::build_platform());
 
 /// Everything a child needs to know; the parent passes it on with the common options.
 struct Settings {
@@ -88,7 +81,7 @@ inline std::optional<Variable> resolve_variable(const std::string& measure,
                                                 const std::string& chosen) {
   std::string name = chosen;
   if (name == "auto") {
-    if (measure == "queues") name = kQueueVariable;
+    if (measure == "queues") name = kQueues.name;
     if (measure == "copy") name = "HSA_ENABLE_SDMA";
     if (measure == "aql") name = "ROC_AQL_QUEUE_SIZE";
     if (name == "auto") return std::nullopt;
@@ -104,7 +97,7 @@ inline std::optional<Variable> resolve_variable(const std::string& measure,
     throw hl::SkipError(hl::format(
         "not applicable here: {} is read by the {} runtime only; this binary runs on {}{}", name,
         found->platform, kPlatform,
-        measure == "queues" ? std::string(", whose counterpart is ") + kQueueVariable : ""));
+        measure == "queues" ? std::string(", whose counterpart is ") + kQueues.name : ""));
   }
   return *found;
 }
@@ -463,15 +456,15 @@ inline void check_child(hl::Report& report, const std::string& name, const hl::C
 /// The queue counts step 2 compares: 1 and the default in every mode; the tour adds the most
 /// (NVIDIA's maximum of 32; on AMD, which documents no maximum, one queue per stream).
 inline std::vector<hl::EnvSetting> queue_settings(const Settings& s, hl::Mode mode) {
-  std::vector<hl::EnvSetting> settings = {{kQueueVariable, std::string("1")},
-                                          {kQueueVariable, std::nullopt}};
+  std::vector<hl::EnvSetting> settings = {{kQueues.name, std::string("1")},
+                                          {kQueues.name, std::nullopt}};
 #if defined(__HIP_PLATFORM_AMD__)
   const std::string most = hl::format("{}", std::max<std::int64_t>(s.streams, 4));
 #else
   (void)s;
   const std::string most = "32";
 #endif
-  if (mode == hl::Mode::kTour) settings.push_back({kQueueVariable, most});
+  if (mode == hl::Mode::kTour) settings.push_back({kQueues.name, most});
   return settings;
 }
 

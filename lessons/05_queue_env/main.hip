@@ -40,7 +40,6 @@
 
 namespace hl = hip_lessons;
 namespace qe = queue_env;
-using qe::kQueueVariable;
 
 namespace {
 
@@ -111,9 +110,9 @@ QueueRuns compare_queue_counts(hl::Report& report, qe::Children& children, const
       report.check("one chain alone takes at least 0.8 x its ideal time (spin clock not fast)",
                    single >= 0.8, hl::format("{:.2} x ideal", single));
     }
-    const std::string label =
-        setting.value ? setting.describe()
-                      : hl::format("{} unset (default {})", setting.name, qe::kQueueDefault);
+    const std::string label = setting.value ? setting.describe()
+                                            : hl::format("{} unset (default {})", setting.name,
+                                                         qe::kQueues.default_count);
     table.row({label, qe::child_status(r), qe::reported(r, "depth_first_ms"),
                qe::reported(r, "breadth_first_ms"),
                qe::reported(r, "depth_first_ms", "breadth_first_ms"),
@@ -123,13 +122,13 @@ QueueRuns compare_queue_counts(hl::Report& report, qe::Children& children, const
     runs.labelled.emplace_back(label, std::move(r));
   }
   if (mode == hl::Mode::kTour) {  // the other platform's variable: the child exits 77
-    const hl::ChildRun foreign = children.run("queues", {"--variable", qe::kForeignQueueVariable},
-                                              {{qe::kForeignQueueVariable, std::string("1")}});
-    table.row({hl::format("{}=1", qe::kForeignQueueVariable), qe::child_status(foreign),
-               std::nullopt, std::nullopt, std::nullopt, std::nullopt});
+    const hl::ChildRun foreign = children.run("queues", {"--variable", qe::kQueues.counterpart},
+                                              {{qe::kQueues.counterpart, std::string("1")}});
+    table.row({hl::format("{}=1", qe::kQueues.counterpart), qe::child_status(foreign), std::nullopt,
+               std::nullopt, std::nullopt, std::nullopt});
   }
   report.table(table);
-  qe::show_one_queue(report, runs.one, kQueueVariable, s.streams, s.chain, s.kernel_us);
+  qe::show_one_queue(report, runs.one, qe::kQueues.name, s.streams, s.chain, s.kernel_us);
   return runs;
 }
 
@@ -139,7 +138,7 @@ QueueRuns compare_queue_counts(hl::Report& report, qe::Children& children, const
 void try_malformed_values(hl::Report& report, qe::Children& children, const QueueRuns& measured,
                           hl::Mode mode) {
   if (mode != hl::Mode::kTour) return;
-  report.note(hl::format("\n3. Malformed values of {}", kQueueVariable));
+  report.note(hl::format("\n3. Malformed values of {}", qe::kQueues.name));
   hl::ResultTable bad("malformed",
                       "Malformed values: the exit status of a child and what it measured",
                       {{"setting"},
@@ -148,7 +147,7 @@ void try_malformed_values(hl::Report& report, qe::Children& children, const Queu
                        {"breadth-first", "ms", 3},
                        {"depth-first closest to"}});
   for (const char* value : {"abc", "0", "1000"}) {
-    const hl::ChildRun r = children.run("queues", {}, {{kQueueVariable, std::string(value)}});
+    const hl::ChildRun r = children.run("queues", {}, {{qe::kQueues.name, std::string(value)}});
     std::string closest = "-";
     double best = 1e300;
     for (const auto& [label, reference] : measured.labelled) {
@@ -159,7 +158,7 @@ void try_malformed_values(hl::Report& report, qe::Children& children, const Queu
         closest = label;
       }
     }
-    bad.row({hl::format("{}={}", kQueueVariable, value),
+    bad.row({hl::format("{}={}", qe::kQueues.name, value),
              r.not_applicable() ? "not applicable here" : r.outcome.status(),
              qe::reported(r, "depth_first_ms"), qe::reported(r, "breadth_first_ms"), closest});
   }
@@ -280,7 +279,7 @@ void report_ratios(hl::Report& report, const QueueRuns& queues, const WaitRuns& 
   report.summary(
       hl::format("{}=1: depth-first {:.1}x slower than breadth-first; CPU/wall spin "
                  "{:.2} vs blocking sync {:.2}",
-                 kQueueVariable, depth, spin_cpu, blocking_cpu));
+                 qe::kQueues.name, depth, spin_cpu, blocking_cpu));
 }
 
 }  // namespace
@@ -312,7 +311,7 @@ int main(int argc, char** argv) {
                 100000);
   cli.add_count("--wait-us", s.wait_us, "Duration of the kernel the host waits for (>= 5 ms)", 5000,
                 1000000);
-  const std::string queue = kQueueVariable;
+  const std::string queue = qe::kQueues.name;
   const SpeedChecks checks{
       cli.add_speed_check(hl::at_least(queue + "=1: depth-first / breadth-first time",
                                        "--min-depth-first-ratio",

@@ -39,6 +39,21 @@ struct EnvironmentVariable {
   std::string ignored_by(Platform platform) const;
 };
 
+/// The variable that sets how many hardware queues (AMD: GPU_MAX_HW_QUEUES) or connections
+/// (NVIDIA: CUDA_DEVICE_MAX_CONNECTIONS) a process's streams are spread over.
+struct HardwareQueueVariable {
+  const char* name;         ///< the variable of this platform
+  int default_count;        ///< what applies when it is unset (AMD 4, NVIDIA 8)
+  const char* counterpart;  ///< the other platform's variable for the same job
+};
+
+/// The hardware-queue variable of a \p platform build.
+HardwareQueueVariable hardware_queue_variable(Platform platform = build_platform());
+
+/// How many hardware queues (connections) this process's streams can use at once: the
+/// variable's value when it is set and valid (check_environment_value()), else its default.
+int hardware_queue_count(Platform platform = build_platform());
+
 /// The variables lesson 01 reports, in the order it prints them.
 const std::vector<EnvironmentVariable>& scheduling_variables();
 
