@@ -52,6 +52,12 @@ __global__ void kernel_side(int* out, float* fout) {
   out[i] = v;
 }
 
+/// The texture fetches are CUDA's templates over hipTextureObject_t (= cudaTextureObject_t).
+__global__ void texture_side(hipTextureObject_t texture, float* out) {
+  out[0] = tex2D<float>(texture, 0.5f, 0.5f) + tex1Dfetch<float>(texture, 1);
+  tex2D<float>(out + 1, texture, 1.5f, 0.5f);
+}
+
 template <int N>
 __global__ __launch_bounds__(N) void templated(int* out) {
   out[hipThreadIdx_x] = N;
@@ -251,6 +257,23 @@ void take_all_functions() {
   TAKE(hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags);
   TAKE(hipModuleOccupancyMaxPotentialBlockSize);
   TAKE(hipModuleOccupancyMaxPotentialBlockSizeWithFlags);
+  // textures and arrays
+  TAKE_AS(hipChannelFormatDesc(*)(int, int, int, int, hipChannelFormatKind), hipCreateChannelDesc);
+  TAKE_AS(hipChannelFormatDesc(*)(), hipCreateChannelDesc<float>);
+  TAKE(hipGetChannelDesc);
+  TAKE(hipMallocArray);
+  TAKE(hipFreeArray);
+  TAKE(hipMemcpy2DToArray);
+  TAKE(hipMemcpy2DToArrayAsync);
+  TAKE(hipMemcpy2DFromArray);
+  TAKE(hipMemcpy2DFromArrayAsync);
+  TAKE(hipMemcpyToArray);
+  TAKE(hipMemcpyFromArray);
+  TAKE(hipCreateTextureObject);
+  TAKE(hipDestroyTextureObject);
+  TAKE(hipGetTextureObjectResourceDesc);
+  TAKE(hipGetTextureObjectTextureDesc);
+  TAKE(hipGetTextureObjectResourceViewDesc);
   // versions
   TAKE(hipRuntimeGetVersion);
   TAKE(hipDriverGetVersion);
@@ -289,6 +312,9 @@ void take_all_functions() {
       hipLaunchCooperativeKernel(templated<32>, dim3(1), dim3(32), args, 0, stream));
   hipLaunchKernelGGL(kernel_side, dim3(1), dim3(64), 64 * sizeof(int), stream, p, nullptr);
   hipLaunchKernelGGL(HIP_KERNEL_NAME(templated<128>), dim3(1), dim3(128), 0, stream, p);
+  hipLaunchKernelGGL(texture_side, dim3(1), dim3(1), 0, stream, hipTextureObject_t{0}, nullptr);
+  hip_api_test::ignore(hipMallocArray(nullptr, nullptr, 16));
+  hip_api_test::ignore(hipMemcpy2DToArrayAsync(nullptr, 0, 0, p, 16, 16, 1, hipMemcpyHostToDevice));
   templated<32><<<1, 32, 0, stream>>>(p);
 }
 
@@ -358,6 +384,25 @@ long long use_types_and_macros() {
                             HIP_FUNC_ATTRIBUTE_MAX};
   const void* launch_markers[] = {HIP_LAUNCH_PARAM_BUFFER_POINTER, HIP_LAUNCH_PARAM_BUFFER_SIZE,
                                   HIP_LAUNCH_PARAM_END};
+  hipResourceDesc resource{};
+  resource.resType = hipResourceTypePitch2D;
+  resource.res.pitch2D.desc = hipCreateChannelDesc(8, 8, 8, 8, hipChannelFormatKindUnsigned);
+  resource.res.pitch2D.pitchInBytes = 7;
+  hipTextureDesc sampling{};
+  sampling.addressMode[2] = hipAddressModeBorder;
+  sampling.filterMode = hipFilterModeLinear;
+  sampling.readMode = hipReadModeNormalizedFloat;
+  hipResourceViewDesc view{};
+  view.format = hipResViewFormatFloat4;
+  const hipArray_t no_array = nullptr;
+  const hipArray_const_t no_const_array = no_array;
+  const hipMipmappedArray_t no_mipmap = nullptr;
+  const hipTextureObject_t no_texture = 0;
+  const unsigned texture_flags[] = {
+      hipArrayDefault,         hipArrayLayered,         hipArraySurfaceLoadStore,
+      hipArrayCubemap,         hipArrayTextureGather,   hipTextureType1D,
+      hipTextureType2D,        hipTextureType3D,        hipTextureTypeCubemap,
+      hipTextureType1DLayered, hipTextureType2DLayered, hipTextureTypeCubemapLayered};
   const hipModule_t no_module = nullptr;
   const hipFunction_t no_function = nullptr;
   long long sum = alias.gcnArchName[0] + alias.arch.hasWarpShuffle + pointer.type +
@@ -370,6 +415,11 @@ long long use_types_and_macros() {
   for (const void* m : launch_markers)
     sum += static_cast<long long>(reinterpret_cast<std::uintptr_t>(m));
   sum += (no_module == nullptr) + (no_function == nullptr);
+  for (unsigned f : texture_flags) sum += f;
+  sum += resource.resType + resource.res.pitch2D.desc.w + resource.res.pitch2D.desc.f +
+         static_cast<long long>(resource.res.pitch2D.pitchInBytes) + sampling.addressMode[2] +
+         sampling.filterMode + sampling.readMode + view.format + (no_array == nullptr) +
+         (no_const_array == nullptr) + (no_mipmap == nullptr) + static_cast<long long>(no_texture);
   return sum;
 }
 
@@ -516,6 +566,58 @@ int main() {
   CHECK_EQ(untranslated, 0, "module-loading driver errors keep their HIP meaning");
   CHECK(hip_on_cuda::detail::map_driver_result(34) == hipErrorInsufficientDriver,
         "CUDA_ERROR_STUB_LIBRARY is hipErrorInsufficientDriver");
+  const cudaError_t texture_errors[] = {cudaErrorInvalidTexture, cudaErrorInvalidTextureBinding,
+                                        cudaErrorInvalidChannelDescriptor,
+                                        cudaErrorInvalidFilterSetting, cudaErrorInvalidNormSetting};
+  int texture_unmapped = 0;
+  for (cudaError_t e : texture_errors)
+    if (hipCUDAErrorTohipError(e) != hipErrorInvalidValue) ++texture_unmapped;
+  CHECK_EQ(texture_unmapped, 0, "CUDA's texture-argument errors are hipErrorInvalidValue");
+
+  // Texture descriptors survive the HIP -> CUDA -> HIP translation field by field.
+  hipResourceDesc pitched{};
+  pitched.resType = hipResourceTypePitch2D;
+  pitched.res.pitch2D.devPtr = &pitched;
+  pitched.res.pitch2D.desc = hipCreateChannelDesc(16, 16, 0, 0, hipChannelFormatKindSigned);
+  pitched.res.pitch2D.width = 11;
+  pitched.res.pitch2D.height = 13;
+  pitched.res.pitch2D.pitchInBytes = 512;
+  const cudaResourceDesc cuda_pitched = hip_on_cuda::detail::to_cuda(pitched);
+  const hipResourceDesc back = hip_on_cuda::detail::from_cuda(cuda_pitched);
+  const auto& p2d = back.res.pitch2D;
+  CHECK(cuda_pitched.resType == cudaResourceTypePitch2D &&
+            cuda_pitched.res.pitch2D.desc.f == cudaChannelFormatKindSigned &&
+            cuda_pitched.res.pitch2D.pitchInBytes == 512 && back.resType == pitched.resType &&
+            p2d.devPtr == &pitched && p2d.desc.x == 16 && p2d.desc.y == 16 && p2d.desc.z == 0 &&
+            p2d.desc.w == 0 && p2d.desc.f == hipChannelFormatKindSigned && p2d.width == 11 &&
+            p2d.height == 13 && p2d.pitchInBytes == 512,
+        "a pitch-2D resource descriptor round-trips through CUDA's");
+  hipTextureDesc sampling{};
+  sampling.addressMode[0] = hipAddressModeWrap;
+  sampling.addressMode[1] = hipAddressModeMirror;
+  sampling.addressMode[2] = hipAddressModeBorder;
+  sampling.filterMode = hipFilterModeLinear;
+  sampling.readMode = hipReadModeNormalizedFloat;
+  sampling.sRGB = 1;
+  sampling.borderColor[3] = 0.25f;
+  sampling.normalizedCoords = 1;
+  sampling.maxAnisotropy = 4;
+  sampling.mipmapFilterMode = hipFilterModeLinear;
+  sampling.mipmapLevelBias = 0.5f;
+  sampling.minMipmapLevelClamp = 1.0f;
+  sampling.maxMipmapLevelClamp = 3.0f;
+  const cudaTextureDesc cuda_sampling = hip_on_cuda::detail::to_cuda(sampling);
+  const hipTextureDesc sampling_back = hip_on_cuda::detail::from_cuda(cuda_sampling);
+  // hipTextureDesc is all 4-byte fields (no padding), so bytes compare.
+  CHECK(cuda_sampling.addressMode[1] == cudaAddressModeMirror &&
+            cuda_sampling.readMode == cudaReadModeNormalizedFloat &&
+            cuda_sampling.maxAnisotropy == 4 && cuda_sampling.seamlessCubemap == 0 &&
+            std::memcmp(&sampling_back, &sampling, sizeof sampling) == 0,
+        "a texture descriptor round-trips through CUDA's");
+  const hipChannelFormatDesc float_channel = hipCreateChannelDesc<float>();
+  CHECK(float_channel.x == 32 && float_channel.y == 0 && float_channel.w == 0 &&
+            float_channel.f == hipChannelFormatKindFloat,
+        "hipCreateChannelDesc<float>() is {32, 0, 0, 0, Float}");
 
   // Every attribute of HIP 6.0 has a route, except HIP's own unused slots.
   using Route = hip_on_cuda::detail::AttributeRoute;

@@ -8,11 +8,11 @@
 /// by hipCUDAErrorTohipError, so hipGetLastError follows CUDA's last-error state.
 ///
 /// Families (one header each under hip/hip_on_cuda/): errors, device, memory, streams,
-/// events, launch, module, occupancy, graphs, versions (cooperative groups:
+/// events, launch, module, occupancy, graphs, textures, versions (cooperative groups:
 /// hip/hip_cooperative_groups.h). Usable from host-only C++ translation units that link cudart;
 /// kernels and hipLaunchKernelGGL need hip/hip_runtime.h. Not provided (see README): AMD-only
-/// hipExt* calls, the context driver API (hipCtx*), textures/arrays, IPC, stream memory operations,
-/// multi-device cooperative launch.
+/// hipExt* calls, the context driver API (hipCtx*), texture references, surfaces, 3D and
+/// mipmapped array calls, IPC, stream memory operations, multi-device cooperative launch.
 ///
 /// The include guard is HIP's own, so the system HIP header is never mixed in.
 #ifndef HIP_INCLUDE_HIP_HIP_RUNTIME_API_H
@@ -32,6 +32,7 @@
 #include "hip/hip_on_cuda/module.h"
 #include "hip/hip_on_cuda/occupancy.h"
 #include "hip/hip_on_cuda/streams.h"
+#include "hip/hip_on_cuda/textures.h"
 #include "hip/hip_on_cuda/types.h"
 #include "hip/hip_on_cuda/versions.h"
 

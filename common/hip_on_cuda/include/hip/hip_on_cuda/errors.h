@@ -13,12 +13,20 @@
 /// Translates a CUDA runtime error to the HIP error with the same meaning. The table
 /// is the one of HIP's own NVIDIA path, plus a few CUDA-only codes that have an
 /// obvious HIP counterpart (stub driver -> hipErrorInsufficientDriver, device-side
-/// exceptions -> hipErrorLaunchFailure). Anything else becomes hipErrorUnknown.
+/// exceptions -> hipErrorLaunchFailure, texture arguments -> hipErrorInvalidValue).
+/// Anything else becomes hipErrorUnknown.
 inline hipError_t hipCUDAErrorTohipError(cudaError_t cuda_error) {
   switch (cuda_error) {
     case cudaSuccess:
       return hipSuccess;
     case cudaErrorInvalidValue:
+    // Texture and channel-descriptor arguments CUDA refuses with codes of their own; HIP
+    // has none and reports bad texture arguments as hipErrorInvalidValue.
+    case cudaErrorInvalidTexture:
+    case cudaErrorInvalidTextureBinding:
+    case cudaErrorInvalidChannelDescriptor:
+    case cudaErrorInvalidFilterSetting:
+    case cudaErrorInvalidNormSetting:
       return hipErrorInvalidValue;
     case cudaErrorMemoryAllocation:
       return hipErrorOutOfMemory;
