@@ -56,6 +56,10 @@ PLOTS = {
 NAMED_ARGUMENTS = {"streams": "streams", "chunks": "pipeline chunks"}
 
 
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from make_timeline_plots import CAPTIONS as TIMELINE_CAPTIONS  # noqa: E402
+
+
 def load(path):
     with open(path) as handle:
         return json.load(handle)
@@ -211,10 +215,31 @@ def main():
                 out.append("")
                 out.append(f"![{caption}]({relative.as_posix()})")
                 out.append("")
+    timelines = sorted(args.plots.glob("lesson[0-9][0-9]_timeline.png"))
+    if timelines:
+        out.append("## Timelines")
+        out.append("")
+        out.append("Each lesson's block trace (`--trace`), drawn by "
+                   "`docs/tools/make_timeline_plots.py`: where and when the blocks of its key "
+                   "comparison ran.")
+        out.append("")
+        for plot in timelines:
+            number = plot.name[len("lesson"):len("lesson") + 2]
+            caption = TIMELINE_CAPTIONS.get(number, "block trace")
+            relative = pathlib.Path("..") / args.plots.name / plot.name
+            out.append(f"### Lesson {number}")
+            out.append("")
+            out.append(f"![Lesson {number}: {caption}]({relative.as_posix()})")
+            out.append("")
     out.append("## Regenerating this page for your GPU")
     out.append("")
     out.append("```sh\nctest/gpu-report.sh /tmp/report --update-docs \"your GPU, driver, runtime\"\n"
                "cmake --build build/nvidia --target docs   # or build/amd\n```")
+    # The page's Sources section is written by hand: keep it.
+    previous = args.page.read_text() if args.page.is_file() else ""
+    if "\n## Sources\n" in previous:
+        out.append("")
+        out.append("## Sources\n" + previous.split("\n## Sources\n", 1)[1].rstrip("\n"))
     args.page.write_text("\n".join(out) + "\n")
     print(f"wrote {args.page} ({len(lessons)} lessons, {len(benches)} benchmark files)")
     return 0
