@@ -73,6 +73,8 @@ void Report::note(const std::string& text) {
   }
 }
 
+void Report::line(const std::string& line) { out_ << line << '\n'; }
+
 void Report::timeline(const std::string& title, const std::vector<TimelineRow>& rows,
                       double span_us, TimelineStyle style) {
   out_ << '\n';

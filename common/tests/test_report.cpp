@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "hip_lessons/child_process.hpp"
 #include "hip_lessons/report.hpp"
 
 using hip_lessons::Report;
@@ -93,4 +94,18 @@ TEST(ReportTest, LongTimelineTitlesWrapWithinTheWidth) {
   EXPECT_EQ(line, std::string(60, 't'));
   std::getline(lines, line);
   EXPECT_EQ(line, std::string(60, 'u'));
+}
+
+TEST(ReportTest, MachineReadableLinesAreNeverWrapped) {
+  std::ostringstream out;
+  Report r("test", out);
+  std::string result = "@result";
+  for (int i = 0; i < 20; ++i) result += " key" + std::to_string(i) + "=" + std::to_string(i);
+  ASSERT_GT(result.size(), 100u);
+  r.line(result);
+  EXPECT_EQ(out.str(), result + "\n");
+  // The parent reads every key back (a wrapped line would lose the ones after the break).
+  const auto values = hip_lessons::parse_result(out.str());
+  EXPECT_EQ(values.size(), 20u);
+  EXPECT_EQ(values.at("key19"), "19");
 }

@@ -262,7 +262,7 @@ void spread_in_child(const Context& c, const Settings& s) {
   ms::SmallKernels work(s.count(s.kernels), s.count(s.kernel_blocks), ms::kSmallThreads,
                         c.kernel_ticks, c.options.seed);
   const double t = work.run(c.report, s.count(s.streams), c.origin, c.plan, "kernels correct");
-  c.report.note(hl::format("{}correct={} streams_ms={}", hl::kResultPrefix,
+  c.report.line(hl::format("{}correct={} streams_ms={}", hl::kResultPrefix,
                            c.report.failures() == 0 ? 1 : 0, t));
 }
 

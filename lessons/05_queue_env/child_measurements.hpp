@@ -117,7 +117,7 @@ inline std::string token(std::string text) {
 /// Prints the one machine-readable line of a measuring child: "@result key=value ...",
 /// flushed at once, so it reaches the parent even when the runtime crashes on the way out.
 inline void print_result(hl::Report& report, const std::string& pairs) {
-  report.note(hl::kResultPrefix + pairs);
+  report.line(hl::kResultPrefix + pairs);  // never wrapped: the parent parses it
   std::fflush(stdout);
 }
 
@@ -203,7 +203,7 @@ inline void measure_queues(hl::Report& report, const Settings& s, const hl::Comm
                          .correct &&
                      traced_correct;
     const hl::Schedule schedule = recorder.schedule();
-    for (const hl::TracedBlock& b : schedule.blocks()) report.note(block_line(name, b));
+    for (const hl::TracedBlock& b : schedule.blocks()) report.line(block_line(name, b));
   }
 
   hl::ResultTable table("chains",

@@ -35,6 +35,10 @@ class Report {
   /// kTextWidth columns.
   void note(const std::string& text);
 
+  /// Prints \p line exactly as given, never wrapped: a machine-readable line that another
+  /// process parses (a measuring child's "@result ..." line).
+  void line(const std::string& line);
+
   /// Records a fact about the run (device name, seed, sizes) for the JSON file.
   /// Integers stay integers in the JSON, text stays text, an empty optional is null.
   void fact(const std::string& key, const Cell& value);
