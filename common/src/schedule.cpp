@@ -115,13 +115,6 @@ std::set<unsigned> Schedule::units(std::optional<int> launch) const {
   return used;
 }
 
-std::optional<TracedBlock> Schedule::first_block_outside(const std::set<unsigned>& allowed) const {
-  for (const TracedBlock& b : blocks_) {  // sorted by start time
-    if (allowed.count(b.unit) == 0) return b;
-  }
-  return std::nullopt;
-}
-
 std::string chrome_trace_json(const std::vector<std::pair<std::string, Schedule>>& runs) {
   nlohmann::ordered_json events = nlohmann::ordered_json::array();
   const auto name_process = [&](int pid, const std::string& name) {

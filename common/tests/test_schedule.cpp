@@ -46,15 +46,6 @@ TEST(ScheduleTest, TouchingIntervalsDoNotOverlap) {
   EXPECT_EQ(hl::max_overlap({}), 0);
 }
 
-TEST(ScheduleTest, FindsTheFirstBlockOutsideAllowedUnits) {
-  const hl::Schedule s = example();
-  EXPECT_FALSE(s.first_block_outside({3, 7, 8}).has_value());
-  const auto outside = s.first_block_outside({3, 7});
-  ASSERT_TRUE(outside.has_value());
-  EXPECT_EQ(outside->unit, 8u);
-  EXPECT_EQ(outside->launch, 1);
-}
-
 TEST(ScheduleTest, NamesTheLaunchesOfTheFirstOverlapAboveALimit) {
   const hl::Schedule s = example();
   EXPECT_FALSE(s.first_overlap_above(2).has_value());

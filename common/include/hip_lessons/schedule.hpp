@@ -68,8 +68,6 @@ class Schedule {
   std::map<unsigned, int> peak_blocks_per_unit() const;
   /// The units that ran at least one block of \p launch (every launch when omitted).
   std::set<unsigned> units(std::optional<int> launch = std::nullopt) const;
-  /// The first block (in time) that ran on a unit outside \p allowed, if any.
-  std::optional<TracedBlock> first_block_outside(const std::set<unsigned>& allowed) const;
 
  private:
   std::vector<TracedBlock> blocks_;
