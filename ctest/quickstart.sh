@@ -213,6 +213,13 @@ for row in "${summary[@]}"; do
   else shown=$figure
   fi
   [ "$result" = skipped ] && last_skip=$figure
-  printf '  %-18s  %-10s  %s\n' "$name" "$result" "$shown"
+  # The key figure wraps under itself so that the summary stays within 100 columns.
+  first=1
+  while IFS= read -r part; do
+    if [ $first = 1 ]; then printf '  %-18s  %-10s  %s\n' "$name" "$result" "$part"
+    else printf '  %-18s  %-10s  %s\n' "" "" "$part"
+    fi
+    first=0
+  done < <(printf '%s\n' "$shown" | fold -s -w 66 | sed 's/ *$//')
 done
 exit $failed

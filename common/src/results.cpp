@@ -62,17 +62,28 @@ void ResultTable::print(std::ostream& out, std::size_t max_width) const {
     }
     width[c] = std::max(cells_width[c], longest_word);
   }
-  // ...then wrap the widest text column's values.
-  if (total() > max_width) {
+  // ...then narrow the text columns, always the widest first, one column at a time, so the
+  // width is shared out evenly; no column goes below its longest word, which could not wrap.
+  std::vector<std::size_t> narrowest(n, 0);
+  for (std::size_t c = 0; c < n; ++c) {
+    if (!has_text[c]) continue;
+    narrowest[c] = 8;
+    for (const auto& row : texts) {
+      for (const std::string& word : wrap_text(row[c], 1)) {
+        narrowest[c] = std::max(narrowest[c], word.size());
+      }
+    }
+    narrowest[c] = std::min(narrowest[c], width[c]);
+  }
+  while (total() > max_width) {
     std::size_t widest = n;
     for (std::size_t c = 0; c < n; ++c) {
-      if (has_text[c] && (widest == n || width[c] > width[widest])) widest = c;
+      if (has_text[c] && width[c] > narrowest[c] && (widest == n || width[c] > width[widest])) {
+        widest = c;
+      }
     }
-    if (widest != n) {
-      const std::size_t excess = total() - max_width;
-      width[widest] =
-          std::max<std::size_t>(16, width[widest] > excess ? width[widest] - excess : 0);
-    }
+    if (widest == n) break;  // every text column at its longest word: the table stays wider
+    --width[widest];
   }
 
   // One printed row of cells, each wrapped to its column; numbers right-aligned.

@@ -1,6 +1,7 @@
 // Typed tables, the formatter, and declared speed checks as the report prints and stores them.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -165,6 +166,32 @@ TEST(ResultTableTest, WrapsHeadersThenTextToStayWithinTheWidth) {
             "                  once\n");
   std::istringstream lines(out.str());
   for (std::string line; std::getline(lines, line);) EXPECT_LE(line.size(), 40u) << line;
+}
+
+TEST(ResultTableTest, SharesTheWidthBetweenTextColumnsAndKeepsLongWordsWhole) {
+  // Two text columns too wide together: both narrow, the wider first, and the column
+  // holding a word that cannot wrap keeps that word on one line.
+  hl::ResultTable table("two", "Two", {{"setting"}, {"child"}, {"meaning"}});
+  table.row({"CUDA_DEVICE_MAX_CONNECTIONS=32", "exit 0, wrong results",
+             "how many hardware work queues the runtime opens"});
+  std::ostringstream out;
+  table.print(out, 60);
+  std::istringstream lines(out.str());
+  std::size_t widest = 0;
+  for (std::string line; std::getline(lines, line);) widest = std::max(widest, line.size());
+  EXPECT_LE(widest, 60u) << out.str();
+  EXPECT_NE(out.str().find("CUDA_DEVICE_MAX_CONNECTIONS=32"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("exit 0,"), std::string::npos) << out.str();
+  EXPECT_EQ(out.str().find("exit 0, wrong results"), std::string::npos) << out.str();
+}
+
+TEST(ResultTableTest, StaysWiderWhenOnlyUnbreakableWordsAreLeft) {
+  hl::ResultTable table("long", "Long", {{"name"}, {"n"}});
+  table.row({"averyveryverylongword_that_cannot_wrap", 1});
+  std::ostringstream out;
+  table.print(out, 20);
+  EXPECT_NE(out.str().find("  averyveryverylongword_that_cannot_wrap  1\n"), std::string::npos)
+      << out.str();
 }
 
 TEST(FormatTest, WrapsAtSpacesKeepingInnerSpacing) {

@@ -76,8 +76,9 @@ class ResultTable {
   void retitle(std::string title) { title_ = std::move(title); }
 
   /// Prints the title and aligned columns: numbers right-aligned, text left-aligned. A table
-  /// wider than \p max_width first wraps long headers over their values, then the widest
-  /// text column's values, so it stays readable in a terminal or a README code block.
+  /// wider than \p max_width first wraps long headers over their values, then narrows its
+  /// text columns, the widest first, down to their longest word (which never breaks), so it
+  /// stays readable in a terminal or a README code block.
   void print(std::ostream& out, std::size_t max_width = kTextWidth) const;
 
   const std::string& name() const { return name_; }
