@@ -140,8 +140,10 @@ void try_malformed_values(hl::Report& report, qe::Children& children, const Queu
   if (mode != hl::Mode::kTour) return;
   report.note(hl::format("\n3. Malformed values of {}", qe::kQueues.name));
   hl::ResultTable bad("malformed",
-                      "Malformed values: the exit status of a child and what it measured",
-                      {{"setting"},
+                      hl::format("Malformed values of {}: the exit status of a child and what "
+                                 "it measured",
+                                 qe::kQueues.name),
+                      {{"value"},
                        {"child"},
                        {"depth-first", "ms", 3},
                        {"breadth-first", "ms", 3},
@@ -158,8 +160,7 @@ void try_malformed_values(hl::Report& report, qe::Children& children, const Queu
         closest = label;
       }
     }
-    bad.row({hl::format("{}={}", qe::kQueues.name, value),
-             r.not_applicable() ? "not applicable here" : r.outcome.status(),
+    bad.row({value, r.not_applicable() ? "not applicable here" : r.outcome.status(),
              qe::reported(r, "depth_first_ms"), qe::reported(r, "breadth_first_ms"), closest});
   }
   report.table(bad);
