@@ -108,3 +108,65 @@ function(hip_lessons_add_executable target)
   endforeach()
   target_link_libraries(${target} PRIVATE hip_lessons::common hip_lessons_platform)
 endfunction()
+
+# hip_lessons_add_code_object(<target> SOURCE <file.hip> OUTPUT <path without extension>
+#                             [RESULT_VARIABLE <var>] [DEPENDS <headers>...])
+# Compiles SOURCE on its own into a code object for the module API (hipModuleLoad): a fatbin
+# with SASS and PTX for CMAKE_CUDA_ARCHITECTURES on NVIDIA (OUTPUT.fatbin), an AMDGPU code
+# object for HIP_LESSONS_AMD_TARGETS on AMD (OUTPUT.co, hipcc --genco). Adds the custom
+# target <target> that builds it and sets RESULT_VARIABLE to the file's path, or to "" when
+# this build cannot make one (AMD without hipcc). Quoted includes resolve beside SOURCE; list
+# the headers it includes in DEPENDS so that editing them rebuilds the code object.
+function(hip_lessons_add_code_object target)
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "SOURCE;OUTPUT;RESULT_VARIABLE" "DEPENDS")
+  if(NOT ARG_SOURCE OR NOT ARG_OUTPUT)
+    message(FATAL_ERROR "hip_lessons_add_code_object(${target}): SOURCE and OUTPUT are required")
+  endif()
+  get_filename_component(source "${ARG_SOURCE}" ABSOLUTE)
+  set(depends)
+  foreach(header IN LISTS ARG_DEPENDS)
+    get_filename_component(header "${header}" ABSOLUTE)
+    list(APPEND depends "${header}")
+  endforeach()
+  set(file "")
+  if(HIP_LESSONS_PLATFORM_RESOLVED STREQUAL "nvidia")
+    set(file "${ARG_OUTPUT}.fatbin")
+    set(arch_flags)
+    foreach(arch IN LISTS CMAKE_CUDA_ARCHITECTURES)
+      string(REGEX REPLACE "-(real|virtual)$" "" arch "${arch}")
+      if(arch MATCHES "^[0-9]+[a-z]?$")
+        list(APPEND arch_flags "-gencode=arch=compute_${arch},code=[sm_${arch},compute_${arch}]")
+      endif()
+    endforeach()
+    if(NOT arch_flags)  # "native", "all", "all-major"
+      set(arch_flags "-arch=${CMAKE_CUDA_ARCHITECTURES}")
+    endif()
+    add_custom_command(
+      OUTPUT "${file}"
+      COMMAND "${CMAKE_CUDA_COMPILER}" -fatbin -x cu -std=c++17 ${arch_flags}
+              -D__HIP_PLATFORM_NVIDIA__
+              "-I$<JOIN:$<TARGET_PROPERTY:hip_lessons_platform,INTERFACE_INCLUDE_DIRECTORIES>,;-I>"
+              -o "${file}" "${source}"
+      DEPENDS "${source}" ${depends}
+      COMMENT "Building code object ${file}"
+      COMMAND_EXPAND_LISTS VERBATIM)
+  elseif(HIP_LESSONS_PLATFORM_RESOLVED STREQUAL "amd" AND HIP_LESSONS_HIPCC)
+    set(file "${ARG_OUTPUT}.co")
+    set(arch_flags)
+    foreach(arch IN LISTS HIP_LESSONS_AMD_TARGETS)
+      list(APPEND arch_flags "--offload-arch=${arch}")
+    endforeach()
+    add_custom_command(
+      OUTPUT "${file}"
+      COMMAND "${HIP_LESSONS_HIPCC}" --genco -std=c++17 ${arch_flags} -o "${file}" "${source}"
+      DEPENDS "${source}" ${depends}
+      COMMENT "Building code object ${file}"
+      VERBATIM)
+  endif()
+  if(file)
+    add_custom_target(${target} DEPENDS "${file}")
+  endif()
+  if(ARG_RESULT_VARIABLE)
+    set(${ARG_RESULT_VARIABLE} "${file}" PARENT_SCOPE)
+  endif()
+endfunction()

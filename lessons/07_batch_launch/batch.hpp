@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -18,8 +19,10 @@
 #include "hip_lessons/format.hpp"
 #include "hip_lessons/hip_check.hpp"
 #include "hip_lessons/report.hpp"
+#include "hip_lessons/timing.hpp"
 #include "hip_lessons/validation.hpp"
 #include "kernels.hpp"
+#include "module_launch.hpp"
 
 namespace batch {
 
@@ -91,7 +94,16 @@ inline bool check_segments(hip_lessons::Report& report, const std::string& what,
 }
 
 /// The ways the lesson launches a batch.
-enum class Method { kIndividual, kGraph, kFused, kPersistent, kExtLaunch, kExtAnyOrder };
+enum class Method {
+  kIndividual,
+  kGraph,
+  kFused,
+  kPersistent,
+  kModuleLaunch,
+  kCooperative,
+  kExtLaunch,
+  kExtAnyOrder
+};
 
 /// A method as the tables show it.
 struct MethodInfo {
@@ -106,6 +118,8 @@ inline constexpr MethodInfo kMethods[] = {
     {Method::kGraph, "graph replay", 1},
     {Method::kFused, "one fused kernel", 1},
     {Method::kPersistent, "persistent kernel + queue", 2},  // memset of the counter + launch
+    {Method::kModuleLaunch, "individual hipModuleLaunchKernel", 0},
+    {Method::kCooperative, "cooperative kernel, grid.sync", 1},
 #if defined(__HIP_PLATFORM_AMD__)
     {Method::kExtLaunch, "hipExtLaunchKernelGGL", 0},
     {Method::kExtAnyOrder, "hipExtLaunchKernelGGL, hipExtAnyOrderLaunch", 0},
@@ -115,10 +129,12 @@ static_assert(kMethods[0].method == Method::kIndividual && kMethods[1].method ==
                   kMethods[2].method == Method::kFused && kMethods[3].method == Method::kPersistent,
               "the speed checks read the four portable methods first, in this order");
 
-/// The block size and the persistent kernel's grid: how every batch of a run is launched.
+/// The block size and the grids of the persistent and the cooperative kernel (0: the device
+/// has no cooperative launch): how every batch of a run is launched.
 struct Geometry {
   unsigned int block;
   unsigned int persistent_grid;
+  unsigned int cooperative_grid;
 };
 
 /// The batches a run checks: segments, and elements per segment.
@@ -141,54 +157,138 @@ inline Shapes shapes_to_run(const hip_lessons::CommonOptions& options, unsigned 
 }
 
 /// Runs one batch by any method on one stream. The graph of the batch's individual launches is
-/// captured here, once, so enqueue() only enqueues.
+/// captured here, once, so enqueue() only enqueues. Without a \p module, the module's method
+/// is not available.
 class Launcher {
  public:
-  Launcher(const Batch& work, const Geometry& geometry, hipStream_t stream)
-      : batch_(work),
-        block_(geometry.block),
-        persistent_grid_(geometry.persistent_grid),
-        stream_(stream),
-        graph_(capture()) {}
+  Launcher(const Batch& work, const Geometry& geometry, hipStream_t stream,
+           const KernelModule* module = nullptr)
+      : batch_(work), geometry_(geometry), module_(module), stream_(stream), graph_(capture()) {}
+
+  /// Whether \p method can run here: the module's needs a loaded module, the cooperative
+  /// kernel a device with cooperative launch.
+  bool available(Method method) const {
+    if (method == Method::kModuleLaunch) return module_ != nullptr;
+    if (method == Method::kCooperative) return geometry_.cooperative_grid > 0;
+    return true;
+  }
 
   /// Records the batch's individual launches as a new graph and instantiates it (nothing runs).
   Graph capture() const {
-    return Graph::capture(stream_, [&] { launch_individually(batch_.segments, block_, stream_); });
+    return Graph::capture(stream_,
+                          [&] { launch_individually(batch_.segments, geometry_.block, stream_); });
   }
 
   void enqueue(Method method) const {
     switch (method) {
       case Method::kIndividual:
-        return launch_individually(batch_.segments, block_, stream_);
+        return launch_individually(batch_.segments, geometry_.block, stream_);
       case Method::kGraph:
         return graph_.launch(stream_);
       case Method::kFused:
-        return launch_fused(batch_.table.data(), batch_.count, batch_.n, block_, stream_);
+        return launch_fused(batch_.table.data(), batch_.count, batch_.n, geometry_.block, stream_);
       case Method::kPersistent:
         return launch_persistent(batch_.table.data(), batch_.count, batch_.counter.data(),
-                                 persistent_grid_, block_, stream_);
+                                 geometry_.persistent_grid, geometry_.block, stream_);
+      case Method::kModuleLaunch:
+        if (module_ == nullptr) break;
+        return module_->launch_individually(batch_.segments, geometry_.block, stream_);
+      case Method::kCooperative:
+        if (geometry_.cooperative_grid == 0) break;
+        HIP_CHECK(launch_cooperative(batch_.table.data(), batch_.count, geometry_.cooperative_grid,
+                                     geometry_.block, stream_));
+        return;
 #if defined(__HIP_PLATFORM_AMD__)
       case Method::kExtLaunch:
-        return launch_individually_ext(batch_.segments, block_, stream_, 0);
+        return launch_individually_ext(batch_.segments, geometry_.block, stream_, 0);
       case Method::kExtAnyOrder:
-        return launch_individually_ext(batch_.segments, block_, stream_, hipExtAnyOrderLaunch);
+        return launch_individually_ext(batch_.segments, geometry_.block, stream_,
+                                       hipExtAnyOrderLaunch);
 #else
       case Method::kExtLaunch:
       case Method::kExtAnyOrder:
         break;
 #endif
     }
-    throw std::logic_error("this method does not exist on this platform");
+    throw std::logic_error("this method is not available here (see Launcher::available)");
   }
 
   hipStream_t stream() const { return stream_; }
 
  private:
   const Batch& batch_;
-  unsigned int block_;
-  unsigned int persistent_grid_;
+  Geometry geometry_;
+  const KernelModule* module_;
   hipStream_t stream_;
   Graph graph_;
 };
+
+/// Each method on a poisoned output, then checked. With a plan, also timed: the median ms per
+/// batch of each method, in the order of kMethods (none: not available here); without one
+/// (--check), it runs once.
+inline std::vector<std::optional<double>> run_every_method(
+    hip_lessons::Report& report, Batch& b, const Launcher& launcher,
+    const std::optional<hip_lessons::TimingPlan>& plan) {
+  std::vector<std::optional<double>> medians;
+  for (const auto& m : kMethods) {
+    if (!launcher.available(m.method)) {
+      report.note(hip_lessons::format("check   skip  {}: not available on this device", m.name));
+      medians.emplace_back();
+      continue;
+    }
+    b.c.poison();
+    if (plan) {
+      medians.push_back(hip_lessons::time_on_stream(launcher.stream(), *plan, [&] {
+                          launcher.enqueue(m.method);
+                        }).median);
+    } else {
+      launcher.enqueue(m.method);
+      HIP_CHECK(hipStreamSynchronize(launcher.stream()));
+    }
+    check_segments(report, hip_lessons::format("{}, {} x {}", m.name, b.count, b.n), b, b.expected);
+  }
+  return medians;
+}
+
+/// Method i's median in us, per kernel, and its speed-up over individual launches (method 0);
+/// none where the method is not available here.
+struct MethodTime {
+  std::optional<double> us, us_per_kernel, speedup;
+};
+inline MethodTime method_time(const std::vector<std::optional<double>>& ms, std::size_t i,
+                              unsigned int kernels) {
+  if (!ms[i]) return {};
+  return {*ms[i] * 1000.0, *ms[i] * 1000.0 / kernels, *ms[0] / *ms[i]};
+}
+
+/// Step 5 of the lesson (the tour only): where the launch cost stops mattering. Every method
+/// over batch sizes 1 .. 10000 and \p count, each batch checked, in one table.
+inline void sweep_batch_sizes(hl::Report& report, unsigned int count, std::size_t n,
+                              const Geometry& geometry, const hl::TimingPlan& plan,
+                              hipStream_t stream, const KernelModule& module, std::uint64_t seed) {
+  std::set<unsigned int> counts = {1, 10, 100, 1000, 10000};
+  counts.insert(count);
+  hl::ResultTable table("sweep", hl::format("Batch size sweep, segments of {} elements", n),
+                        {{"segments"},
+                         {"method"},
+                         {"median", "us", 1},
+                         {"us per kernel", "", 3},
+                         {"x individual", "", 2}});
+  for (const unsigned int segments : counts) {
+    if (!Batch::fits(segments, n)) {
+      report.note(
+          hl::format("sweep: {} segments of {} elements do not fit; left out", segments, n));
+      continue;
+    }
+    Batch b(segments, n, seed);
+    const Launcher launcher(b, geometry, stream, &module);
+    const std::vector<std::optional<double>> ms = run_every_method(report, b, launcher, plan);
+    for (std::size_t i = 0; i < ms.size(); ++i) {
+      const MethodTime t = method_time(ms, i, segments);
+      table.row({segments, kMethods[i].name, t.us, t.us_per_kernel, t.speedup});
+    }
+  }
+  report.table(table);
+}
 
 }  // namespace batch

@@ -1,7 +1,7 @@
 /// \file lessons/07_batch_launch/bench.hip
 /// \brief Google Benchmark cases of lesson 07: time per kernel against the batch size
-/// (1..10000 segments of 4096 elements) for each launch method (on AMD also
-/// hipExtLaunchKernelGGL with and without hipExtAnyOrderLaunch).
+/// (1..10000 segments of 4096 elements) for each launch method compiled into the program (on
+/// AMD also hipExtLaunchKernelGGL with and without hipExtAnyOrderLaunch).
 #include <hip/hip_runtime.h>
 
 #include <cstdint>
@@ -26,8 +26,15 @@ void batch_case(benchmark::State& state, Method method) {
   const hl::Device device = hl::open_device(0);
   const batch::Batch work(count, kSegmentElements, 1);
   hl::GpuStream stream;
-  const batch::Geometry geometry{kBlock, batch::persistent_grid(kBlock, device.compute_units())};
+  const batch::Geometry geometry{
+      kBlock, batch::persistent_grid(kBlock, device.compute_units()),
+      batch::cooperative_grid(device.index, kBlock, device.compute_units())};
   const batch::Launcher launcher(work, geometry, stream);
+  if (!launcher.available(method)) {
+    state.SkipWithError(
+        "this device has no cooperative launch (hipDeviceAttributeCooperativeLaunch)");
+    return;
+  }
   hl::time_iterations(state, stream, [&] { launcher.enqueue(method); });
   // Seconds per small kernel (the batch time divided by its size), and kernels per second.
   state.counters["time_per_kernel"] = benchmark::Counter(
@@ -42,7 +49,8 @@ int main(int argc, char** argv) {
                      {{"individual_launches", Method::kIndividual},
                       {"graph_replay", Method::kGraph},
                       {"fused_kernel", Method::kFused},
-                      {"persistent_kernel", Method::kPersistent}},
+                      {"persistent_kernel", Method::kPersistent},
+                      {"cooperative_kernel", Method::kCooperative}},
                      kBatchSizes);
 #if defined(__HIP_PLATFORM_AMD__)
   hl::register_cases(

@@ -1,10 +1,12 @@
 /// \file lessons/07_batch_launch/kernels.hpp
-/// \brief The segmented vector add of lesson 07, done four ways, and how each is launched.
+/// \brief The segmented vector add of lesson 07, done five ways, and how each is launched.
 ///
 /// A batch is `count` independent segments c = a + b of `n` elements each. The same device
 /// routine (add_elements) does the arithmetic in every method; the methods differ only in how
 /// the work reaches the GPU: one launch per segment, a graph of those launches, one fused
-/// launch over all segments, or a persistent kernel that pulls segments from a queue.
+/// launch over all segments, a persistent kernel that pulls segments from a queue, or one
+/// cooperative launch whose blocks meet at grid-wide barriers. (The module API's launches of
+/// the same per-segment kernel, from a code object loaded at run time: module_launch.hpp.)
 /// Shared by the lesson driver (main.hip) and its benchmarks (bench.hip), through batch.hpp.
 /// The per-segment and persistent kernels take an hl::BlockTrace (block_trace.hpp): empty in
 /// the timed runs, a recorder's slice where step 6 records on which unit and when each block
@@ -12,6 +14,8 @@
 #pragma once
 
 #include <hip/hip_runtime.h>
+// (after hip_runtime.h: HIP 5.2's AMD cooperative-groups header needs it first)
+#include <hip/hip_cooperative_groups.h>
 #if defined(__HIP_PLATFORM_AMD__)
 #include <hip/hip_ext.h>
 #endif
@@ -23,27 +27,11 @@
 
 #include "hip_lessons/block_trace.hpp"
 #include "hip_lessons/hip_check.hpp"
+#include "segment.hpp"
 
 namespace batch {
 
 namespace hl = hip_lessons;
-
-/// One unit of work: c[i] = a[i] + b[i] for i < n. Passed by value to the per-segment kernel,
-/// and stored in a device-side table for the fused and persistent kernels, so segments may
-/// live anywhere and have any length.
-struct Segment {
-  const float* a;
-  const float* b;
-  float* c;
-  std::size_t n;
-};
-
-//! [add_elements]
-// The arithmetic all methods share: this thread's elements of one segment, `stride` apart.
-__device__ inline void add_elements(const Segment& s, std::size_t first, std::size_t stride) {
-  for (std::size_t i = first; i < s.n; i += stride) s.c[i] = s.a[i] + s.b[i];
-}
-//! [add_elements]
 
 /// A kernel that does nothing: what is left is the cost of launching it.
 __global__ void empty_kernel() {}
@@ -104,6 +92,23 @@ __global__ void add_segments_persistent(const Segment* segments, unsigned int co
   timer.stop();  // reached by every thread: they all leave the loop at the same k
 }
 //! [persistent]
+
+//! [cooperative]
+// Method 6: one cooperative launch walks the batch in rounds of gridDim.x segments, block b
+// taking segment round x gridDim.x + b. grid.sync() ends each round: no block starts the next
+// round before every block has finished this one, which is what a kernel boundary gives
+// dependent launches, here without going back to the host. A block waiting at the barrier
+// holds its place on the GPU, so the barrier can only complete if every block of the grid is
+// resident at once: that is what hipLaunchCooperativeKernel checks before it launches.
+__global__ void add_segments_cooperative(const Segment* segments, unsigned int count) {
+  cooperative_groups::grid_group grid = cooperative_groups::this_grid();
+  for (unsigned int first = 0; first < count; first += gridDim.x) {
+    const unsigned int k = first + blockIdx.x;
+    if (k < count) add_elements(segments[k], threadIdx.x, blockDim.x);
+    grid.sync();
+  }
+}
+//! [cooperative]
 
 /// Blocks that give each of \p items its own thread.
 inline unsigned int blocks_for(std::size_t items, unsigned int block) {
@@ -179,6 +184,32 @@ inline void launch_persistent(const Segment* table, unsigned int count, unsigned
                      counter, trace, owners);
   HIP_CHECK_LAUNCH();
 }
+
+//! [cooperative_launch]
+/// The largest cooperative grid: blocks resident at once per compute unit (lesson 04's
+/// occupancy) times compute units, the limit that hipLaunchCooperativeKernel enforces. 0 when
+/// the device has no cooperative launch (hipDeviceAttributeCooperativeLaunch).
+inline unsigned int cooperative_grid(int device, unsigned int block, int compute_units) {
+  int supported = 0;
+  HIP_CHECK(hipDeviceGetAttribute(&supported, hipDeviceAttributeCooperativeLaunch, device));
+  if (supported == 0) return 0;
+  int per_cu = 0;
+  HIP_CHECK(hipOccupancyMaxActiveBlocksPerMultiprocessor(
+      &per_cu, reinterpret_cast<const void*>(add_segments_cooperative), static_cast<int>(block),
+      0));
+  return static_cast<unsigned int>(per_cu * compute_units);
+}
+
+/// Method 6 with a \p grid of the caller's choice. The arguments go by address, one pointer
+/// per kernel parameter. Returns the launch's error instead of throwing it: a grid larger than
+/// cooperative_grid() is refused with hipErrorCooperativeLaunchTooLarge, and nothing runs.
+inline hipError_t launch_cooperative(const Segment* table, unsigned int count, unsigned int grid,
+                                     unsigned int block, hipStream_t stream) {
+  void* arguments[] = {&table, &count};
+  return hipLaunchCooperativeKernel(reinterpret_cast<const void*>(add_segments_cooperative),
+                                    dim3(grid), dim3(block), arguments, 0, stream);
+}
+//! [cooperative_launch]
 
 /// An instantiated graph and the graph it came from; destroyed with its owner. Move-only.
 class Graph {

@@ -4,10 +4,14 @@
 /// The story (the README's Application flow has the same numbers):
 ///  1. What one launch costs: empty kernels back to back, issued then waited for, one launch +
 ///     synchronize at a time, and the same kernels as the nodes of one replayed graph.
+///     Also the empty kernel of a code object loaded at run time (hipModuleLaunchKernel).
 ///  2. A batch of small vector adds (--count segments of --size elements) as individual
-///     launches, as a replayed graph, as one fused kernel and as a persistent kernel fed by a
-///     queue in device memory (on AMD also hipExtLaunchKernelGGL, with and without
+///     launches, as a replayed graph, as one fused kernel, as a persistent kernel fed by a
+///     queue in device memory, as module launches, and as one cooperative kernel whose rounds
+///     end at grid.sync() (on AMD also hipExtLaunchKernelGGL, with and without
 ///     hipExtAnyOrderLaunch); every segment checked for every method, the speed-ups checked.
+///     A cooperative grid one block larger than fits at once is refused, and the lesson checks
+///     that it is.
 ///  3. New inputs for an instantiated graph without capturing it again
 ///     (hipGraphExecKernelNodeSetParams), checked, and its cost against a new capture.
 ///  4. AMD: what the start/stop events of hipExtLaunchKernelGGL measure. It has no launch count.
@@ -22,7 +26,6 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
-#include <set>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -37,6 +40,7 @@
 #include "hip_lessons/timing.hpp"
 #include "hip_lessons/validation.hpp"
 #include "kernels.hpp"
+#include "module_launch.hpp"
 
 namespace hl = hip_lessons;
 using batch::Batch;
@@ -53,30 +57,12 @@ struct SpeedChecks {
   const hl::SpeedCheck& persistent;
 };
 
-// Each method on a poisoned output, then checked. With a plan, also timed: the median ms per
-// batch of each method, in the order of kMethods; without one (--check), it runs once.
-std::vector<double> run_every_method(hl::Report& report, Batch& b, const Launcher& launcher,
-                                     const std::optional<hl::TimingPlan>& plan) {
-  std::vector<double> medians;
-  for (const auto& m : batch::kMethods) {
-    b.c.poison();
-    if (plan) {
-      medians.push_back(
-          hl::time_on_stream(launcher.stream(), *plan, [&] { launcher.enqueue(m.method); }).median);
-    } else {
-      launcher.enqueue(m.method);
-      HIP_CHECK(hipStreamSynchronize(launcher.stream()));
-    }
-    batch::check_segments(report, hl::format("{}, {} x {}", m.name, b.count, b.n), b, b.expected);
-  }
-  return medians;
-}
-
 // 1. An empty kernel leaves only its launch. The host issues launches more slowly than the GPU
 // runs empty kernels, so even the GPU clock measures the host's issue rate here; a graph issues
-// all its nodes with one call.
+// all its nodes with one call. Beside them, the same empty kernel from a code object loaded at
+// run time: what launching through the module API costs.
 void measure_launch_cost(hl::Report& report, unsigned int launches, const hl::TimingPlan& plan,
-                         hipStream_t stream) {
+                         hipStream_t stream, const batch::KernelModule& module) {
   const auto empty_launches = [&] {
     for (unsigned int i = 0; i < launches; ++i) {
       hipLaunchKernelGGL(batch::empty_kernel, dim3(1), dim3(1), 0, stream);
@@ -95,6 +81,9 @@ void measure_launch_cost(hl::Report& report, unsigned int launches, const hl::Ti
         HIP_CHECK_LAUNCH();
         HIP_CHECK(hipStreamSynchronize(stream));
       });
+  const hl::Stats module_launches = hl::time_on_stream(stream, plan, [&] {
+    for (unsigned int i = 0; i < launches; ++i) module.launch_empty(stream);
+  });
   const batch::Graph graph = batch::Graph::capture(stream, empty_launches);
   const hl::Stats replay = hl::time_on_stream(stream, plan, [&] { graph.launch(stream); });
 
@@ -103,11 +92,14 @@ void measure_launch_cost(hl::Report& report, unsigned int launches, const hl::Ti
                         hl::format("What one launch costs ({} empty kernels)", launches),
                         {{"how"}, {"clock"}, {"us per kernel", "", 2}});
   table.row({"empty kernels, back to back", "GPU events", back_to_back.median * per_kernel});
+  table.row(
+      {"the same via hipModuleLaunchKernel", "GPU events", module_launches.median * per_kernel});
   table.row({"empty kernels, issue all then wait", "host", issue_and_wait.median * per_kernel});
   table.row({"launch + synchronize, one at a time", "host", round_trip.median * 1000.0});
   table.row({"empty kernels as graph nodes, one replay", "GPU events", replay.median * per_kernel});
   report.table(table);
   report.measurement("empty_launch_us", back_to_back.median * per_kernel);
+  report.measurement("module_launch_us", module_launches.median * per_kernel);
   report.measurement("launch_sync_round_trip_us", round_trip.median * 1000.0);
   report.measurement("graph_node_us", replay.median * per_kernel);
 }
@@ -118,8 +110,8 @@ void measure_launch_cost(hl::Report& report, unsigned int launches, const hl::Ti
 // that hipExtAnyOrderLaunch "is not supported on AMD GFX9xx boards" (kernels.hpp says more).
 void compare_methods(hl::Report& report, Batch& b, const Launcher& launcher,
                      const std::optional<hl::TimingPlan>& plan, const SpeedChecks& checks) {
-  const std::vector<double> ms = run_every_method(report, b, launcher, plan);
-  if (ms.empty()) return;  // --check: correctness only
+  const std::vector<std::optional<double>> ms = batch::run_every_method(report, b, launcher, plan);
+  if (!plan) return;  // --check: correctness only
   hl::ResultTable table("methods", hl::format("{} x vectorAdd({})", b.count, b.n),
                         {{"method"},
                          {"host API calls"},
@@ -128,20 +120,44 @@ void compare_methods(hl::Report& report, Batch& b, const Launcher& launcher,
                          {"x individual", "", 2}});
   for (std::size_t i = 0; i < ms.size(); ++i) {
     const auto& m = batch::kMethods[i];
-    table.row({m.name, m.host_calls == 0 ? b.count : m.host_calls, ms[i] * 1000.0,
-               ms[i] * 1000.0 / b.count, ms[0] / ms[i]});
-    report.measurement(hl::format("batch_us.{}", m.name), ms[i] * 1000.0);
+    const batch::MethodTime t = batch::method_time(ms, i, b.count);
+    table.row(
+        {m.name, m.host_calls == 0 ? b.count : m.host_calls, t.us, t.us_per_kernel, t.speedup});
+    if (t.us) report.measurement(hl::format("batch_us.{}", m.name), *t.us);
   }
   report.table(table);
-  report.speed(checks.graph, ms[0] / ms[1]);
-  report.speed(checks.fused, ms[0] / ms[2]);
-  report.speed(checks.persistent, ms[0] / ms[3]);
+  // The first four methods run everywhere (kMethods' static_assert).
+  const auto speedup = [&](std::size_t i) { return *batch::method_time(ms, i, b.count).speedup; };
+  report.speed(checks.graph, speedup(1));
+  report.speed(checks.fused, speedup(2));
+  report.speed(checks.persistent, speedup(3));
   report.summary(hl::format(
       "{} x vectorAdd({}): launches {:.0} us, graph {:.0} us ({:.1}x), fused {:.0} us ({:.0}x), "
       "persistent {:.0} us ({:.0}x)",
-      b.count, b.n, ms[0] * 1000.0, ms[1] * 1000.0, ms[0] / ms[1], ms[2] * 1000.0, ms[0] / ms[2],
-      ms[3] * 1000.0, ms[0] / ms[3]));
+      b.count, b.n, *ms[0] * 1000.0, *ms[1] * 1000.0, speedup(1), *ms[2] * 1000.0, speedup(2),
+      *ms[3] * 1000.0, speedup(3)));
 }
+
+//! [cooperative_refusal]
+// The end of 2. A cooperative launch promises that all its blocks are resident at once, so
+// that grid.sync() can complete; a grid one block larger could not be, and the runtime refuses
+// it before anything runs (the CUDA runtime documents the limit; HIP on AMD checks the same
+// occupancy product). The refusal is also this thread's last error: it is read and cleared.
+void check_cooperative_refusal(hl::Report& report, const Batch& b, const Geometry& geometry,
+                               const hl::Device& device, hipStream_t stream) {
+  if (geometry.cooperative_grid == 0) return;
+  const unsigned int too_large = geometry.cooperative_grid + 1;
+  const hipError_t refused =
+      batch::launch_cooperative(b.table.data(), b.count, too_large, geometry.block, stream);
+  (void)hipGetLastError();
+  HIP_CHECK(hipStreamSynchronize(stream));  // the stream is still usable
+  report.check(hl::format("a cooperative grid of {} blocks ({} per {} x {} + 1) is refused",
+                          too_large, geometry.cooperative_grid / device.compute_units(),
+                          hl::kComputeUnitName, device.compute_units()),
+               refused == hipErrorCooperativeLaunchTooLarge,
+               hl::format("{}: {}", hipGetErrorName(refused), hipGetErrorString(refused)));
+}
+//! [cooperative_refusal]
 
 //! [update_graph]
 // Every kernel node of the captured graph gets the segment of the second inputs at the same
@@ -245,35 +261,6 @@ void show_ext_launch_events(hl::Report& report, const Batch& b, const Geometry& 
 #endif
 }
 
-// 5. Where the launch cost stops mattering: every method over batch sizes, each batch checked.
-void sweep_batch_sizes(hl::Report& report, unsigned int count, std::size_t n,
-                       const Geometry& geometry, const hl::TimingPlan& plan, hipStream_t stream,
-                       std::uint64_t seed) {
-  std::set<unsigned int> counts = {1, 10, 100, 1000, 10000};
-  counts.insert(count);
-  hl::ResultTable table("sweep", hl::format("Batch size sweep, segments of {} elements", n),
-                        {{"segments"},
-                         {"method"},
-                         {"median", "us", 1},
-                         {"us per kernel", "", 3},
-                         {"x individual", "", 2}});
-  for (const unsigned int segments : counts) {
-    if (!Batch::fits(segments, n)) {
-      report.note(
-          hl::format("sweep: {} segments of {} elements do not fit; left out", segments, n));
-      continue;
-    }
-    Batch b(segments, n, seed);
-    const Launcher launcher(b, geometry, stream);
-    const std::vector<double> ms = run_every_method(report, b, launcher, plan);
-    for (std::size_t i = 0; i < ms.size(); ++i) {
-      table.row({segments, batch::kMethods[i].name, ms[i] * 1000.0, ms[i] * 1000.0 / segments,
-                 ms[0] / ms[i]});
-    }
-  }
-  report.table(table);
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -306,30 +293,36 @@ int main(int argc, char** argv) {
     // The batch and the second batch of the graph update (the sweep checks its own sizes).
     hl::require_device_memory(2 * Batch::bytes(count, n),
                               hl::format("--count {} x --size {}", count, n));
-    const Geometry geometry{block, batch::persistent_grid(block, device.compute_units())};
+    const Geometry geometry{block, batch::persistent_grid(block, device.compute_units()),
+                            batch::cooperative_grid(device.index, block, device.compute_units())};
+    const batch::KernelModule module(batch::module_file());
     hl::describe_device(report, device);
     report.fact("segments", count);
     report.fact("segment_elements", n);
-    report.note(hl::format("{}: block {}, persistent grid {} ({} resident blocks per {})",
-                           device.name(), block, geometry.persistent_grid,
-                           geometry.persistent_grid / device.compute_units(),
-                           hl::kComputeUnitName));
+    report.note(
+        hl::format("{}: block {}, persistent grid {} ({} resident blocks per {}), "
+                   "cooperative grid {}",
+                   device.name(), block, geometry.persistent_grid,
+                   geometry.persistent_grid / device.compute_units(), hl::kComputeUnitName,
+                   geometry.cooperative_grid));
     hl::GpuStream stream;
     const auto plan =
         options.timed() ? std::make_optional(hl::TimingPlan{3, options.repeat}) : std::nullopt;
 
-    if (plan) measure_launch_cost(report, count, *plan, stream);  // 1.
+    if (plan) measure_launch_cost(report, count, *plan, stream, module);  // 1.
     std::unique_ptr<Batch> b;  // the last shape run; step 4 launches one of its segments
     for (const auto& [segments, elements] : batch::shapes_to_run(options, count, geometry)) {
       b.reset();  // free the previous shape first
       b = std::make_unique<Batch>(segments, elements, options.seed);
-      const Launcher launcher(*b, geometry, stream);
+      const Launcher launcher(*b, geometry, stream, &module);
       compare_methods(report, *b, launcher, plan, checks);            // 2.
       update_graph_inputs(report, *b, launcher, options.seed, plan);  // 3.
     }
+    check_cooperative_refusal(report, *b, geometry, device, stream);        // 2.
     show_ext_launch_events(report, *b, geometry, stream, options.timed());  // 4.
     if (options.mode == hl::Mode::kTour) {
-      sweep_batch_sizes(report, count, n, geometry, *plan, stream, options.seed);  // 5.
+      batch::sweep_batch_sizes(report, count, n, geometry, *plan, stream, module,
+                               options.seed);  // 5.
     }
     batch::trace_methods(report, *b, geometry, stream);  // 6. (every mode)
     if (!plan) {
