@@ -50,8 +50,9 @@ PLOTS = {
         " partition shrinks, in proportion to the units taken away."),
     "lesson07_batch_launch_bench": (
         "kernels per batch",
-        "The cost per kernel of individual launches, a graph replay, one fused kernel and a"
-        " persistent kernel: the gap between the lines is launch overhead."),
+        "The cost per kernel of individual launches, a graph replay, one fused kernel, a"
+        " persistent kernel and a cooperative kernel: the gap between the lines is launch"
+        " overhead."),
 }
 NAMED_ARGUMENTS = {"streams": "streams", "chunks": "pipeline chunks"}
 
