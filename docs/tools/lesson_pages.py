@@ -23,6 +23,12 @@ SNIPPET = re.compile(r"<!-- snippet: (\S+) (\S+) -->\n```[a-z+]*\n(.*?)```\n", r
 LESSON_LINK = re.compile(r"\]\(\.\./(\d\d)_[a-z0-9_]+/README\.md\)")
 
 
+# The lessons print within 100 columns (hl::kTextWidth), so their output reads in a terminal
+# and in the docs' code boxes without wrapping.
+MAX_OUTPUT_WIDTH = 100
+EXPECTED = re.compile(r"<!-- expected-output:begin -->\n.*?```text\n(.*?)```", re.S)
+
+
 def lesson_dirs(lessons):
     return sorted(p for p in lessons.iterdir() if p.is_dir() and re.match(r"\d\d_", p.name))
 
@@ -70,6 +76,12 @@ def check(lessons):
                             "by a fenced code block")
         if "<!-- expected-output: filled from" in text:
             problems.append(f"{readme}: Expected output still holds the placeholder")
+        for block in EXPECTED.findall(text):
+            for number, line in enumerate(block.splitlines(), 1):
+                if len(line) > MAX_OUTPUT_WIDTH:
+                    problems.append(f"{readme}: Expected output line {number} has {len(line)} "
+                                    f"columns (at most {MAX_OUTPUT_WIDTH}): {line[:60]}...")
+                    break
     return problems
 
 
