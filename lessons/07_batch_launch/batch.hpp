@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "hip_lessons/buffers.hpp"
+#include "hip_lessons/device.hpp"
 #include "hip_lessons/format.hpp"
 #include "hip_lessons/hip_check.hpp"
 #include "hip_lessons/report.hpp"
@@ -136,6 +137,13 @@ struct Geometry {
   unsigned int persistent_grid;
   unsigned int cooperative_grid;
 };
+
+/// How this device launches every batch with blocks of \p block threads: the persistent and
+/// the cooperative grid, both sized from occupancy.
+inline Geometry geometry_for(unsigned int block, const hip_lessons::Device& device) {
+  return {block, persistent_grid(block, device.compute_units()),
+          cooperative_grid(device.index, block, device.compute_units())};
+}
 
 /// The batches a run checks: segments, and elements per segment.
 using Shapes = std::vector<std::pair<unsigned int, std::size_t>>;

@@ -26,9 +26,7 @@ void batch_case(benchmark::State& state, Method method) {
   const hl::Device device = hl::open_device(0);
   const batch::Batch work(count, kSegmentElements, 1);
   hl::GpuStream stream;
-  const batch::Geometry geometry{
-      kBlock, batch::persistent_grid(kBlock, device.compute_units()),
-      batch::cooperative_grid(device.index, kBlock, device.compute_units())};
+  const batch::Geometry geometry = batch::geometry_for(kBlock, device);
   const batch::Launcher launcher(work, geometry, stream);
   if (!launcher.available(method)) {
     state.SkipWithError(

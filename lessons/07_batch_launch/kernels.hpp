@@ -110,11 +110,6 @@ __global__ void add_segments_cooperative(const Segment* segments, unsigned int c
 }
 //! [cooperative]
 
-/// Blocks that give each of \p items its own thread.
-inline unsigned int blocks_for(std::size_t items, unsigned int block) {
-  return static_cast<unsigned int>((items + block - 1) / block);
-}
-
 /// Method 1: one launch per segment, each checked. With a \p recorder, each launch records its
 /// blocks in a slice of its own (captured into a graph, each node keeps its slice).
 inline void launch_individually(const std::vector<Segment>& segments, unsigned int block,

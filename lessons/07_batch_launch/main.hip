@@ -293,8 +293,7 @@ int main(int argc, char** argv) {
     // The batch and the second batch of the graph update (the sweep checks its own sizes).
     hl::require_device_memory(2 * Batch::bytes(count, n),
                               hl::format("--count {} x --size {}", count, n));
-    const Geometry geometry{block, batch::persistent_grid(block, device.compute_units()),
-                            batch::cooperative_grid(device.index, block, device.compute_units())};
+    const Geometry geometry = batch::geometry_for(block, device);
     const batch::KernelModule module(batch::module_file());
     hl::describe_device(report, device);
     report.fact("segments", count);

@@ -75,9 +75,8 @@ class KernelModule {
                            hipStream_t stream) const {
     for (Segment s : segments) {
       void* arguments[] = {&s};
-      const auto blocks = static_cast<unsigned int>((s.n + block - 1) / block);
-      HIP_CHECK(hipModuleLaunchKernel(add_segment_, blocks, 1, 1, block, 1, 1, 0, stream, arguments,
-                                      nullptr));
+      HIP_CHECK(hipModuleLaunchKernel(add_segment_, blocks_for(s.n, block), 1, 1, block, 1, 1, 0,
+                                      stream, arguments, nullptr));
     }
   }
 

@@ -28,4 +28,9 @@ __device__ inline void add_elements(const Segment& s, std::size_t first, std::si
 }
 //! [add_elements]
 
+/// Blocks that give each of \p items its own thread.
+inline unsigned int blocks_for(std::size_t items, unsigned int block) {
+  return static_cast<unsigned int>((items + block - 1) / block);
+}
+
 }  // namespace batch
