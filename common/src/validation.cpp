@@ -1,5 +1,7 @@
 #include "hip_lessons/validation.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <random>
 #include <sstream>
 
@@ -13,10 +15,32 @@ std::uint64_t random_seed() {
   return bits & 0x7FFFFFFFFFFFFFFFull;
 }
 
+namespace {
+
+// SplitMix64's output function (Steele, Lea and Flood; Vigna's reference splitmix64.c): element
+// i of the sequence for seed s is mix(s + (i + 1) * golden gamma), so no state is carried.
+std::uint64_t splitmix64(std::uint64_t x) {
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+}  // namespace
+
 void fill_uniform(std::vector<float>& values, std::uint64_t seed, float lo, float hi) {
-  std::mt19937_64 generator(seed);
-  std::uniform_real_distribution<float> distribution(lo, hi);
-  for (float& v : values) v = distribution(generator);
+  // Not std::uniform_real_distribution: the standard leaves its algorithm to each library, so
+  // a seed would give other inputs with another standard library, and before C++26 it may
+  // round up to hi itself. 24 random bits are exactly a float in [0, 1); lo + span * u can
+  // still round up to hi, which is then replaced by the float just below it.
+  constexpr std::uint64_t kGamma = 0x9E3779B97F4A7C15ull;
+  const float span = hi - lo;
+  const float below_hi = std::nextafter(hi, lo);
+  std::uint64_t state = seed;
+  for (float& v : values) {
+    state += kGamma;
+    const float u = static_cast<float>(splitmix64(state) >> 40) * 0x1p-24f;
+    v = std::min(lo + span * u, below_hi);
+  }
 }
 
 std::string describe(const Mismatch& mismatch, std::size_t count) {

@@ -33,6 +33,25 @@ TEST(Validation, FillStaysInRangeAndIsNotConstant) {
   EXPECT_GT(hi, 2.5f);
 }
 
+// The sequence is this project's own (SplitMix64, top 24 bits): a seed printed by one machine
+// reproduces the inputs on another, whatever its standard library.
+TEST(Validation, FillIsTheSameSequenceEverywhere) {
+  std::vector<float> v(3);
+  fill_uniform(v, 0, 0.0f, 1.0f);
+  // splitmix64 of seed 0: 0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F.
+  EXPECT_EQ(v[0], static_cast<float>(0xE220A8397B1DCDAFull >> 40) * 0x1p-24f);
+  EXPECT_EQ(v[1], static_cast<float>(0x6E789E6AA1B965F4ull >> 40) * 0x1p-24f);
+  EXPECT_EQ(v[2], static_cast<float>(0x06C45D188009454Full >> 40) * 0x1p-24f);
+}
+
+TEST(Validation, FillNeverReturnsTheUpperBound) {
+  // [1, 1 + 2^-23) holds one float: every value must be 1, although lo + span * u rounds up.
+  const float hi = std::nextafter(1.0f, 2.0f);
+  std::vector<float> v(100000);
+  fill_uniform(v, 3, 1.0f, hi);
+  for (float x : v) ASSERT_EQ(x, 1.0f);
+}
+
 TEST(Validation, EqualVectorsHaveNoMismatch) {
   std::vector<float> a{1.0f, 2.0f, 3.0f};
   EXPECT_FALSE(first_mismatch(a, a).has_value());

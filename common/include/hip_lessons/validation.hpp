@@ -20,8 +20,10 @@ namespace hip_lessons {
 /// A seed drawn from std::random_device, for runs that did not ask for one (--seed).
 std::uint64_t random_seed();
 
-/// Fills \p values with uniform random numbers in [lo, hi) from a generator seeded with
-/// \p seed; the same seed gives the same numbers on every machine.
+/// Fills \p values with uniform random numbers in [lo, hi) (24 random bits each) from
+/// SplitMix64 seeded with \p seed. The sequence is defined here, not by the standard library,
+/// so a seed gives the same numbers with every compiler and on every machine; about a
+/// nanosecond per value, so inputs of 2^28 elements take a fraction of a second.
 void fill_uniform(std::vector<float>& values, std::uint64_t seed, float lo = -1.0f,
                   float hi = 1.0f);
 
