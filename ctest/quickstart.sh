@@ -197,7 +197,12 @@ while IFS=$'\t' read -r name binary tour_args; do
     77) result=skipped ;;
     *) result="FAIL ($code)"; failed=1 ;;
   esac
-  figure=$(grep -m1 -E '^(summary|skipped): ' "$log" | sed -E 's/^(summary|skipped): //' || true)
+  # The lesson wraps its summary within 100 columns, continuation lines indented: join them.
+  figure=$(awk '/^(summary|skipped): / && !found { found = 1; sub(/^(summary|skipped): /, "");
+                                                   text = $0; next }
+                found && /^  +[^ ]/ { sub(/^ +/, ""); text = text " " $0; next }
+                found { exit }
+                END { print text }' "$log")
   summary+=("$name"$'\t'"$result"$'\t'"${figure:-}")
 done < "$build_dir/lessons.tsv"
 
