@@ -11,6 +11,14 @@ and the headroom of the worst run: how far its ratio could move toward the thres
 the check fails, as a fraction of the ratio (>= checks: 1 - threshold / lowest; <= checks:
 1 - highest / threshold). The project keeps every headroom at 25% or more.
 
+An overhead bound, a <= check whose threshold lies between 1 and 1 / (1 - 25%) (traced /
+untraced <= 1.05), could never keep 25% of its ratio: a ratio of 1, no overhead at all, leaves
+1 - 1 / 1.05 = 5%. Its headroom is the share of the allowed overhead that the worst run left
+unused, 1 - (highest - 1) / (threshold - 1), and the table says "(overhead)".
+
+The lessons wrap their output within 100 columns, so a check's line may go on, indented, on
+the next line(s) of the log; they are joined before matching.
+
 Usage: make_stability_page.py --page docs/pages/speed_stability.md --machine "..." LOG...
 Exit status 1 when a run failed a speed check or a headroom is under the rule's 25%.
 """
@@ -25,13 +33,36 @@ END = "<!-- stability-table:end -->"
 MIN_HEADROOM = 0.25
 
 
+PREFIX = re.compile(r"^(\d+: )?")
+
+
+def joined_lines(lines):
+    """The log's lines, each speed line joined with its indented continuation lines."""
+    pending = None
+    for line in lines:
+        prefix = PREFIX.match(line).group(0)
+        body = line[len(prefix):]
+        if pending is not None:
+            if body.startswith("  ") and body.strip():
+                pending += " " + body.strip()
+                continue
+            yield pending
+            pending = None
+        if body.startswith("speed   "):
+            pending = prefix + body.rstrip()
+        else:
+            yield line
+    if pending is not None:
+        yield pending
+
+
 def read_runs(paths):
     """Returns {(lesson, name, comparison, threshold): [ratios]} and the failed-check count."""
     checks = {}
     failures = 0
     for path in paths:
         lesson = "??"
-        for line in path.read_text(errors="replace").splitlines():
+        for line in joined_lines(path.read_text(errors="replace").splitlines()):
             started = re.search(r"Test command: .*/lesson(\d\d)_", line)
             if started:
                 lesson = started.group(1)
@@ -45,9 +76,15 @@ def read_runs(paths):
     return checks, failures
 
 
+def is_overhead_bound(comparison, threshold):
+    return comparison == "<=" and 1.0 < threshold < 1.0 / (1.0 - MIN_HEADROOM)
+
+
 def headroom(comparison, threshold, lowest, highest):
     if comparison == ">=":
         return 1.0 - threshold / lowest if lowest > 0 else float("-inf")
+    if is_overhead_bound(comparison, threshold):
+        return 1.0 - max(highest - 1.0, 0.0) / (threshold - 1.0)
     return 1.0 - highest / threshold if threshold > 0 else float("-inf")
 
 
@@ -61,8 +98,10 @@ def table(checks, runs):
         ok = room >= MIN_HEADROOM - 1e-9
         short += not ok
         seen = "" if len(ratios) == runs else f" ({len(ratios)} of {runs} runs)"
+        kind = " (overhead)" if is_overhead_bound(comparison, threshold) else ""
+        name = name.replace("|", "\\|")  # a table cell: |x - 1| must not split the row
         rows.append(f"| {lesson} | {name}{seen} | {comparison} {threshold:.2f} | {lowest:.2f} | "
-                    f"{highest:.2f} | {100 * room:.0f}% | {'yes' if ok else '**no**'} |")
+                    f"{highest:.2f} | {100 * room:.0f}%{kind} | {'yes' if ok else '**no**'} |")
     return "\n".join(rows) + "\n", short
 
 
