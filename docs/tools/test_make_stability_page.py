@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""Unit tests of make_stability_page.py on small made-up logs (ctest docs.stability_page_tool)."""
+import pathlib
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import make_stability_page as tool  # noqa: E402
+
+LOG = """\
+1: Test command: /build/bin/lesson05_queue_env "--speed-check"
+1: speed   ok    CUDA_DEVICE_MAX_CONNECTIONS=1: depth-first / breadth-first time = 10.24 (needs >=
+1:               4.00)
+1: check   ok    something else
+2: Test command: /build/bin/lesson04_occupancy "--speed-check"
+2: speed   ok    traced / untraced triad = 1.01 (needs <= 1.05)
+2: speed   FAIL  triad: occupancy grid / one block per CU = 2.50 (needs >= 3.00)
+"""
+
+
+class StabilityPage(unittest.TestCase):
+    def runs(self, *logs):
+        with tempfile.TemporaryDirectory() as folder:
+            paths = []
+            for i, text in enumerate(logs):
+                path = pathlib.Path(folder) / f"speed-run{i}.log"
+                path.write_text(text)
+                paths.append(path)
+            return tool.read_runs(paths)
+
+    def test_a_wrapped_speed_line_is_joined(self):
+        checks, _ = self.runs(LOG)
+        key = ("05", "CUDA_DEVICE_MAX_CONNECTIONS=1: depth-first / breadth-first time", ">=", 4.0)
+        self.assertEqual(checks[key], [10.24])
+
+    def test_failures_are_counted_per_lesson(self):
+        checks, failures = self.runs(LOG, LOG)
+        self.assertEqual(failures, 2)
+        self.assertEqual(checks[("04", "triad: occupancy grid / one block per CU", ">=", 3.0)],
+                         [2.5, 2.5])
+
+    def test_headroom_of_ratio_checks(self):
+        self.assertAlmostEqual(tool.headroom(">=", 3.0, 4.0, 4.2), 0.25)
+        self.assertAlmostEqual(tool.headroom("<=", 1.5, 1.0, 1.2), 0.2)
+
+    def test_an_overhead_bound_is_judged_by_its_unused_allowance(self):
+        self.assertTrue(tool.is_overhead_bound("<=", 1.05))
+        self.assertFalse(tool.is_overhead_bound("<=", 1.35))
+        self.assertFalse(tool.is_overhead_bound(">=", 1.05))
+        self.assertAlmostEqual(tool.headroom("<=", 1.05, 1.0, 1.01), 0.8)
+        self.assertAlmostEqual(tool.headroom("<=", 1.05, 1.0, 1.0), 1.0)
+        self.assertLess(tool.headroom("<=", 1.05, 1.0, 1.04), tool.MIN_HEADROOM)
+
+    def test_table_flags_short_headroom(self):
+        checks, _ = self.runs(LOG)
+        text, short = tool.table(checks, 1)
+        self.assertEqual(short, 1)  # the failing triad check: 2.50 is below its threshold
+        row = "| 04 | traced / untraced triad | <= 1.05 | 1.01 | 1.01 | 80% (overhead) | yes |"
+        self.assertIn(row, text)
+
+
+if __name__ == "__main__":
+    unittest.main()
