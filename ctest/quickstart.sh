@@ -154,8 +154,12 @@ if [ "$mode" = test ]; then
     tee "$log"
   code=${PIPESTATUS[0]}
   set -e
-  total=$(sed -nE 's/.* tests? failed out of ([0-9]+).*/\1/p' "$log" | tail -n 1)
-  failed=$(sed -nE 's/.* ([0-9]+) tests? failed out of.*/\1/p' "$log" | tail -n 1)
+  # CTest ends with "100% tests passed, 0 tests failed out of N" (3.25, Debian 12), or with
+  # "100% tests passed out of N" when none failed (newer releases).
+  result_line=$(grep -E '^[0-9]+% tests passed' "$log" | tail -n 1 || true)
+  total=$(sed -nE 's/.* out of ([0-9]+).*/\1/p' <<<"$result_line")
+  failed=$(sed -nE 's/.* ([0-9]+) tests? failed.*/\1/p' <<<"$result_line")
+  failed=${failed:-0}
   skipped=$(grep -cE '^[[:space:]]*[0-9]+ - .*\(Skipped\)$' "$log" || true)
   if [ -z "$total" ]; then
     echo "quickstart: ctest ran no test (exit $code)" >&2
