@@ -12,6 +12,7 @@ lesson's tables, and the plots.
 import argparse
 import collections
 import json
+import math
 import pathlib
 import re
 import sys
@@ -112,6 +113,14 @@ def x_label(name, families):
     return PLOTS.get(name, ("benchmark argument", ""))[0] or "benchmark argument"
 
 
+def axis_base(families):
+    """10 when the arguments are powers of ten (1, 10, ..., 10000 batch sizes), else 2: the
+    ticks then fall on the values the benchmark ran."""
+    values = {x for points in families.values() for x, _ in points}
+    decades = all(v > 0 and 10 ** round(math.log10(v)) == v for v in values)
+    return 10 if decades and len(values) > 2 else 2
+
+
 def plot_benchmark(name, document, plots_dir):
     """One PNG per benchmark binary, one panel per unit, stacked so the image stays 700 px
     wide (it fits the docs page and a README)."""
@@ -127,7 +136,7 @@ def plot_benchmark(name, document, plots_dir):
                 points = sorted(series[unit][family])
                 axes.plot([p[0] for p in points], [p[1] for p in points], marker="o",
                           label=family.replace("_", " "))
-            axes.set_xscale("log", base=2)
+            axes.set_xscale("log", base=axis_base(series[unit]))
             if "time" in unit:
                 axes.set_yscale("log")
             axes.set_xlabel(x_label(name, families))
