@@ -54,25 +54,23 @@ void ResultTable::print(std::ostream& out, std::size_t max_width) const {
     for (const std::size_t w : width) sum += w;
     return sum;
   };
+  const auto longest_word = [](const std::string& text) {
+    std::size_t longest = 0;
+    for (const std::string& word : wrap_text(text, 1)) longest = std::max(longest, word.size());
+    return longest;
+  };
   // Too wide for the terminal: first let long headers wrap over their values...
   for (std::size_t c = 0; c < n && total() > max_width; ++c) {
-    std::size_t longest_word = 0;
-    for (const std::string& word : wrap_text(columns_[c].key(), 1)) {
-      longest_word = std::max(longest_word, word.size());
-    }
-    width[c] = std::max(cells_width[c], longest_word);
+    width[c] = std::max(cells_width[c], longest_word(columns_[c].key()));
   }
   // ...then narrow the text columns, always the widest first, one column at a time, so the
-  // width is shared out evenly; no column goes below its longest word, which could not wrap.
+  // width is shared out evenly; no column goes below its longest word, header included,
+  // which could not wrap.
   std::vector<std::size_t> narrowest(n, 0);
   for (std::size_t c = 0; c < n; ++c) {
     if (!has_text[c]) continue;
-    narrowest[c] = 8;
-    for (const auto& row : texts) {
-      for (const std::string& word : wrap_text(row[c], 1)) {
-        narrowest[c] = std::max(narrowest[c], word.size());
-      }
-    }
+    narrowest[c] = std::max<std::size_t>(8, longest_word(columns_[c].key()));
+    for (const auto& row : texts) narrowest[c] = std::max(narrowest[c], longest_word(row[c]));
     narrowest[c] = std::min(narrowest[c], width[c]);
   }
   while (total() > max_width) {

@@ -185,6 +185,23 @@ TEST(ResultTableTest, SharesTheWidthBetweenTextColumnsAndKeepsLongWordsWhole) {
   EXPECT_EQ(out.str().find("exit 0, wrong results"), std::string::npos) << out.str();
 }
 
+TEST(ResultTableTest, NarrowsNoTextColumnBelowItsHeadersLongestWord) {
+  // The second column's cells are short but its header's word is not: the column keeps the
+  // header's width, so every column below it stays aligned under its header.
+  hl::ResultTable table("header", "Header", {{"setting"}, {"breadth-first-order"}, {"meaning"}});
+  table.row({"CUDA_DEVICE_MAX_CONNECTIONS=32", "ok", "how many hardware work queues it opens"});
+  std::ostringstream out;
+  table.print(out, 50);
+  std::istringstream lines(out.str());
+  std::string title, blank, header, rule;
+  std::getline(lines, blank);
+  std::getline(lines, title);
+  std::getline(lines, header);
+  std::getline(lines, rule);
+  EXPECT_NE(rule.find(std::string(19, '-')), std::string::npos) << out.str();
+  EXPECT_EQ(header.find("meaning"), rule.rfind("  ") + 2) << out.str();
+}
+
 TEST(ResultTableTest, StaysWiderWhenOnlyUnbreakableWordsAreLeft) {
   hl::ResultTable table("long", "Long", {{"name"}, {"n"}});
   table.row({"averyveryverylongword_that_cannot_wrap", 1});
