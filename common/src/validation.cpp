@@ -30,8 +30,9 @@ std::uint64_t splitmix64(std::uint64_t x) {
 void fill_uniform(std::vector<float>& values, std::uint64_t seed, float lo, float hi) {
   // Not std::uniform_real_distribution: the standard leaves its algorithm to each library, so
   // a seed would give other inputs with another standard library, and before C++26 it may
-  // round up to hi itself. 24 random bits are exactly a float in [0, 1); lo + span * u can
-  // still round up to hi, which is then replaced by the float just below it.
+  // round up to hi itself (std::generate_canonical could return 1.0 until P0952R2 specified
+  // it anew). 24 random bits are exactly a float in [0, 1); lo + span * u can still round up
+  // to hi, which is then replaced by the float just below it.
   constexpr std::uint64_t kGamma = 0x9E3779B97F4A7C15ull;
   const float span = hi - lo;
   const float below_hi = std::nextafter(hi, lo);
