@@ -146,18 +146,6 @@ std::optional<std::string> check_cu_sets(const std::string& value) {
 
 }  // namespace
 
-Platform build_platform() {
-#if HIP_LESSONS_BUILT_FOR_AMD
-  return Platform::kAmd;
-#else
-  return Platform::kNvidia;
-#endif
-}
-
-const char* platform_name(Platform platform) {
-  return platform == Platform::kAmd ? "AMD" : "NVIDIA";
-}
-
 HardwareQueueVariable hardware_queue_variable(Platform platform) {
   if (platform == Platform::kAmd) return {"GPU_MAX_HW_QUEUES", 4, "CUDA_DEVICE_MAX_CONNECTIONS"};
   return {"CUDA_DEVICE_MAX_CONNECTIONS", 8, "GPU_MAX_HW_QUEUES"};

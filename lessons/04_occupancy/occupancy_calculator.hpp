@@ -17,6 +17,7 @@
 #include <utility>
 
 #include "hip_lessons/format.hpp"
+#include "hip_lessons/platform.hpp"
 
 namespace occupancy {
 
@@ -66,14 +67,7 @@ inline Prediction finish(Prediction p, int block, int max_block) {
   return p;
 }
 
-/// Which vendor's rules apply. A binary uses the rules of the platform it was built for;
-/// the unit test asks for each explicitly, so both models are tested on either build.
-enum class Platform { kNvidia, kAmd };
-#if defined(__HIP_PLATFORM_AMD__)
-inline constexpr Platform kBuiltFor = Platform::kAmd;
-#else
-inline constexpr Platform kBuiltFor = Platform::kNvidia;
-#endif
+using hip_lessons::Platform;
 
 /// The allocation rules of the architectures this calculator models. Each number was checked
 /// against a source (see README): NVIDIA sm_90 against CUDA 13.0's cuda_occupancy.h (the
@@ -81,7 +75,10 @@ inline constexpr Platform kBuiltFor = Platform::kNvidia;
 /// function (hip_platform.cpp) and LLVM's AMDGPU register tables.
 class Calculator {
  public:
-  explicit Calculator(const Limits& limits, Platform platform = kBuiltFor) : l_(limits) {
+  // Which vendor's rules apply: a binary uses the rules of the platform it was built for; the
+  // unit test asks for each explicitly, so both models are tested on either build.
+  explicit Calculator(const Limits& limits, Platform platform = hip_lessons::build_platform())
+      : l_(limits) {
     if (platform == Platform::kAmd) {
       if (l_.arch == "gfx90a") {
         model_ = Model::kGfx90a;

@@ -38,8 +38,8 @@ void expect_blocks(const occupancy::Calculator& calc, const hipFuncAttributes& a
 }  // namespace
 
 int main() {
-  constexpr occupancy::Platform kNvidia = occupancy::Platform::kNvidia;
-  constexpr occupancy::Platform kAmd = occupancy::Platform::kAmd;
+  constexpr hip_lessons::Platform kNvidia = hip_lessons::Platform::kNvidia;
+  constexpr hip_lessons::Platform kAmd = hip_lessons::Platform::kAmd;
   // NVIDIA H200 (sm_90), as the lesson's Expected output lists it.
   occupancy::Limits h200{"sm_90", 9, 0, 132, 32, 2048, 1024, 65536, 233472, 49152, 65536, 32, 1024};
   const occupancy::Calculator sm90(h200, kNvidia);

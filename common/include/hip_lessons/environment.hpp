@@ -10,16 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "hip_lessons/platform.hpp"
+
 namespace hip_lessons {
-
-/// The two platforms a lesson can be built for.
-enum class Platform { kAmd, kNvidia };
-
-/// The platform this build of the project targets ("AMD" or "NVIDIA" in messages).
-Platform build_platform();
-
-/// "AMD" or "NVIDIA".
-const char* platform_name(Platform platform);
 
 /// What the project knows about one scheduling-related environment variable.
 struct EnvironmentVariable {
