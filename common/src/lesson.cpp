@@ -5,11 +5,18 @@
 
 #include "hip_lessons/environment.hpp"
 #include "hip_lessons/errors.hpp"
+#include "hip_lessons/format.hpp"
 #include "output_file.hpp"
 
 namespace hip_lessons {
 
 int run_lesson(LessonCli& cli, int argc, char** argv, const std::function<void(Report&)>& body,
+               EnvironmentWarnings warnings) {
+  return run_lesson(
+      cli, argc, argv, [&](Lesson& lesson) { body(lesson.report); }, warnings);
+}
+
+int run_lesson(LessonCli& cli, int argc, char** argv, const std::function<void(Lesson&)>& body,
                EnvironmentWarnings warnings) {
   const int parsed = cli.parse(argc, argv);
   if (parsed >= 0) return parsed;
@@ -31,6 +38,8 @@ int run_lesson(LessonCli& cli, int argc, char** argv, const std::function<void(R
   std::ostream& human =
       options.json_path == "-" || options.trace_path == "-" ? std::cerr : std::cout;
   Report report(cli.program(), human, options.mode);
+  TraceFile traces;
+  Lesson lesson{options, report, traces};
   report.fact("seed", options.seed);
   human << cli.program() << "  (seed " << options.seed << ")\n";
   if (warnings == EnvironmentWarnings::kPrint) {
@@ -49,8 +58,12 @@ int run_lesson(LessonCli& cli, int argc, char** argv, const std::function<void(R
 
   int code = kExitPass;
   try {
-    body(report);
+    body(lesson);
     code = report.failures() == 0 ? kExitPass : kExitFail;
+    if (report.summary().empty() && options.mode == Mode::kCheck) {
+      report.summary(code == kExitPass ? "every check passed"
+                                       : format("{} check(s) failed", report.failures()));
+    }
   } catch (const UsageError& error) {
     std::cerr << "error: " << error.what() << '\n';
     return kExitUsage;  // bad input writes no report
@@ -78,7 +91,11 @@ int run_lesson(LessonCli& cli, int argc, char** argv, const std::function<void(R
   }
   if (!options.trace_path.empty() && code != kExitUsage) {
     try {
-      report.write_trace(options.trace_path);
+      if (traces.runs().empty()) {
+        report.write_trace(options.trace_path);  // lessons that still keep runs in the report
+      } else {
+        traces.write(options.trace_path);
+      }
     } catch (const std::exception& error) {
       std::cerr << "error: --trace: " << error.what() << '\n';
       code = kExitFail;

@@ -92,8 +92,64 @@ void Report::write_trace(const std::string& path) const {
 
 void Report::fact(const std::string& key, const Cell& value) { data_->facts[key] = to_json(value); }
 
+void Report::facts(const std::vector<Fact>& facts) {
+  for (const Fact& f : facts) fact(f.key, f.value);
+}
+
+void Report::figure(const Figure& figure) {
+  out_ << '\n';
+  for (const std::string& line : wrap_text(figure.title, kTextWidth)) out_ << line << '\n';
+  out_ << figure.text;
+}
+
+void Report::step(const StepResult& result) {
+  // Under --check nothing was timed: the checks are what the run is for. Its tables still go
+  // to the JSON file; its notes and figures are not printed.
+  const bool everything = mode_ != Mode::kCheck;
+  out_ << '\n';
+  for (const std::string& line : wrap_text(result.heading(), kTextWidth)) out_ << line << '\n';
+  for (const StepResult::Entry& e : result.entries()) {
+    using Kind = StepResult::Kind;
+    switch (e.kind) {
+      case Kind::kNote:
+        if (everything) note(e.name);
+        break;
+      case Kind::kFact:
+        fact(e.name, e.cell);
+        break;
+      case Kind::kTable:
+        if (everything) e.table->print(out_);
+        record_table(*e.table);
+        break;
+      case Kind::kFigure:
+        if (everything) figure(*e.figure);
+        break;
+      case Kind::kCheck:
+        check(e.name, e.passed, e.detail);
+        break;
+      case Kind::kSchedule:
+        concurrency_check(e.name, e.passed, e.detail);
+        break;
+      case Kind::kSkip:
+        skip(e.name, e.detail);
+        break;
+      case Kind::kSpeed:
+        speed(*e.speed, e.value);
+        break;
+      case Kind::kMeasurement:
+        measurement(e.name, e.value);
+        break;
+    }
+  }
+  if (result.summary()) summary(*result.summary());
+}
+
 void Report::table(const ResultTable& table) {
   table.print(out_);
+  record_table(table);
+}
+
+void Report::record_table(const ResultTable& table) {
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
   for (const auto& row : table.rows()) {
     nlohmann::ordered_json entry = nlohmann::ordered_json::object();
@@ -128,6 +184,12 @@ bool Report::concurrency_check(const std::string& name, bool passed, const std::
                            {"enforced", false},
                            {"detail", detail}});
   return true;
+}
+
+void Report::skip(const std::string& name, const std::string& reason) {
+  print_wrapped(out_, "check   skip  " + name + ": " + reason, 14);
+  data_->checks.push_back(
+      {{"name", name}, {"kind", "skip"}, {"passed", nullptr}, {"detail", reason}});
 }
 
 bool Report::check_match(const std::string& name, const std::optional<Mismatch>& mismatch,

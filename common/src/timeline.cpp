@@ -66,11 +66,31 @@ std::vector<TimelineRow> rows_by_launch(const Schedule& schedule) {
   return ordered;
 }
 
-std::vector<TimelineRow> rows_by_unit(const Schedule& schedule, std::size_t limit) {
+Figure timeline(std::string title, const std::vector<TimelineRow>& rows, double span_us,
+                TimelineStyle style) {
+  return {std::move(title), render_timeline(rows, span_us, style)};
+}
+
+std::vector<TimelineRow> rows_by_stream(const Schedule& schedule,
+                                        const std::map<int, std::string>& labels) {
+  std::vector<TimelineRow> rows;
+  for (const auto& [stream, label] : labels) {
+    TimelineRow row{label, {}};
+    for (const TracedBlock& b : schedule.blocks()) {
+      if (b.stream == stream) row.busy.push_back({b.start_us, b.end_us});
+    }
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+std::vector<TimelineRow> rows_by_unit(const Schedule& schedule, std::size_t limit,
+                                      std::optional<int> stream, const std::string& prefix) {
   std::map<unsigned, TimelineRow> rows;
   for (const TracedBlock& b : schedule.blocks()) {
+    if (stream && b.stream != *stream) continue;
     TimelineRow& row = rows[b.unit];
-    if (row.label.empty()) row.label = "unit " + std::to_string(b.unit);
+    if (row.label.empty()) row.label = prefix + " " + std::to_string(b.unit);
     row.busy.push_back({b.start_us, b.end_us});
   }
   std::vector<TimelineRow> ordered;

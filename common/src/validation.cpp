@@ -19,6 +19,8 @@ namespace {
 
 // SplitMix64's output function (Steele, Lea and Flood; Vigna's reference splitmix64.c): element
 // i of the sequence for seed s is mix(s + (i + 1) * golden gamma), so no state is carried.
+constexpr std::uint64_t kGamma = 0x9E3779B97F4A7C15ull;
+
 std::uint64_t splitmix64(std::uint64_t x) {
   x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
   x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
@@ -33,7 +35,6 @@ void fill_uniform(std::vector<float>& values, std::uint64_t seed, float lo, floa
   // round up to hi itself (std::generate_canonical could return 1.0 until P0952R2 specified
   // it anew). 24 random bits are exactly a float in [0, 1); lo + span * u can still round up
   // to hi, which is then replaced by the float just below it.
-  constexpr std::uint64_t kGamma = 0x9E3779B97F4A7C15ull;
   const float span = hi - lo;
   const float below_hi = std::nextafter(hi, lo);
   std::uint64_t state = seed;
@@ -41,6 +42,14 @@ void fill_uniform(std::vector<float>& values, std::uint64_t seed, float lo, floa
     state += kGamma;
     const float u = static_cast<float>(splitmix64(state) >> 40) * 0x1p-24f;
     v = std::min(lo + span * u, below_hi);
+  }
+}
+
+void fill_random_words(std::vector<std::uint32_t>& words, std::uint64_t seed) {
+  std::uint64_t state = seed;
+  for (std::uint32_t& w : words) {
+    state += kGamma;
+    w = static_cast<std::uint32_t>(splitmix64(state) >> 32);
   }
 }
 

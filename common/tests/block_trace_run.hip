@@ -1,4 +1,4 @@
-// The block-trace recorder on a real GPU (label gpu): one-block spin kernels of 50 us traced
+// The traced-run helper on a real GPU (label gpu): one-block spin kernels of 50 us traced
 // on one stream and on four streams. Checks that every block left a record, that one stream
 // runs one kernel at a time while four streams overlap, that each kernel lasted at least its
 // spin time, and that the Chrome trace of both runs is written. Exit 0, 1 on a failed check,
@@ -9,26 +9,29 @@
 #include <string>
 #include <vector>
 
-#include "hip_lessons/block_trace.hpp"
 #include "hip_lessons/device.hpp"
 #include "hip_lessons/errors.hpp"
 #include "hip_lessons/spin_kernel.hpp"
 #include "hip_lessons/streams.hpp"
+#include "hip_lessons/timeline.hpp"
+#include "hip_lessons/traced_run.hpp"
 
 namespace hl = hip_lessons;
 
 namespace {
 
+hl::TraceFile traces;
+
 hl::Schedule traced_run(int streams, int kernels, double ticks_per_us) {
   std::vector<hl::GpuStream> pool;
   for (int s = 0; s < streams; ++s) pool.emplace_back();
-  hl::BlockTraceRecorder recorder(static_cast<std::size_t>(kernels));
+  hl::TracedRun run(traces, hl::format("{} stream(s)", streams), static_cast<std::size_t>(kernels));
   for (int k = 0; k < kernels; ++k) {
     const int s = k % streams;
     hl::launch_spin_kernel(50.0, ticks_per_us, dim3(1), dim3(64), pool[s], nullptr,
-                           recorder.reserve("spin 50 us", 1, s));
+                           run.reserve("spin 50 us", 1, s));
   }
-  return recorder.schedule();
+  return run.finish();
 }
 
 int failures = 0;
@@ -62,8 +65,11 @@ int main() {
            hl::format("one stream spans {:.1} us (>= 392)", serial.span_us()));
     std::printf("%s", hl::render_timeline(hl::rows_by_launch(serial), serial.span_us()).c_str());
     std::printf("%s", hl::render_timeline(hl::rows_by_launch(spread), spread.span_us()).c_str());
-    const std::string json = hl::chrome_trace_json({{"1 stream", serial}, {"4 streams", spread}});
-    expect(json.find("\"traceEvents\"") != std::string::npos, "Chrome trace written");
+    expect(traces.runs().size() == 3,
+           hl::format("every traced run kept ({} of 3)", traces.runs().size()));
+    const std::string json = hl::chrome_trace_json(traces.runs());
+    expect(json.find("\"4 stream(s): compute units\"") != std::string::npos,
+           "Chrome trace of the kept runs");
   } catch (const hl::SkipError& skip) {
     std::printf("skipped: %s\n", skip.what());
     return hl::kExitSkip;

@@ -42,7 +42,7 @@ int main(int argc, char** argv) {
   bool allocated = false;
   const int code = hl::run_lesson(cli, argc, argv, [&](hl::Report& report) {
     const hl::Device device = hl::open_device(cli.options().device);
-    hl::describe_device(report, device);
+    report.facts(device.facts());
     const auto n = static_cast<std::size_t>(cli.options().size);
     hl::require_device_memory(n * sizeof(float), "--size " + std::to_string(n));
     free_before = free_device_bytes();

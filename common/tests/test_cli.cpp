@@ -28,6 +28,17 @@ std::string usage_message(const std::string& text, std::int64_t min, std::int64_
 }
 }  // namespace
 
+TEST(PerMode, CheckRunsTheDeclaredSizesTheOthersTheTimedOne) {
+  hip_lessons::CommonOptions options;
+  options.mode = hip_lessons::Mode::kCheck;
+  EXPECT_EQ(hip_lessons::per_mode<int>(options, 4096, {1, 255, 257}),
+            (std::vector<int>{1, 255, 257}));
+  options.mode = hip_lessons::Mode::kTour;
+  EXPECT_EQ(hip_lessons::per_mode<int>(options, 4096, {1, 255, 257}), std::vector<int>{4096});
+  options.mode = hip_lessons::Mode::kSpeedCheck;
+  EXPECT_EQ(hip_lessons::per_mode<int>(options, 4096, {1, 255, 257}), std::vector<int>{4096});
+}
+
 TEST(ParseCount, AcceptsPlainSuffixAndPowerForms) {
   EXPECT_EQ(parse_count("--size", "4096", 1, 1 << 30), 4096);
   EXPECT_EQ(parse_count("--size", "64K", 1, 1 << 30), 65536);

@@ -15,6 +15,7 @@
 
 #include "../src/output_file.hpp"
 #include "hip_lessons/errors.hpp"
+#include "hip_lessons/trace_file.hpp"
 
 namespace hl = hip_lessons;
 
@@ -55,6 +56,21 @@ TEST_F(OutputFileTest, CreatesANewFile) {
   hl::write_output_file(path("new.json"), "{}\n");
   EXPECT_EQ(read(path("new.json")), "{}\n");
   EXPECT_EQ(listing(), "new.json\n");
+}
+
+// --trace FILE: every run kept, in the order traced, through the same output-file rules.
+TEST_F(OutputFileTest, TraceFileWritesEveryKeptRun) {
+  hl::TraceFile traces;
+  traces.keep("1 stream", hl::Schedule({{"k", 0, 0, 0, 3, 10.0, 20.0}}));
+  traces.keep("8 streams", hl::Schedule({{"k", 0, 5, 0, 4, 10.0, 12.0}}));
+  traces.write(path("trace.json"));
+  const std::string text = read(path("trace.json"));
+  const std::size_t first = text.find("1 stream: streams");
+  const std::size_t second = text.find("8 streams: compute units");
+  EXPECT_NE(first, std::string::npos) << text;
+  EXPECT_NE(second, std::string::npos) << text;
+  EXPECT_LT(first, second);
+  EXPECT_THROW(traces.write(path("missing/trace.json")), std::runtime_error);
 }
 
 TEST_F(OutputFileTest, ReplacesARegularFileKeepingItsMode) {

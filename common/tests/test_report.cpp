@@ -28,6 +28,99 @@ TEST(ReportTest, ChecksCountFailures) {
   EXPECT_NE(text.find("check   FAIL  bad: because"), std::string::npos) << text;
 }
 
+// A step's result comes out in the order the step recorded it, under its heading; the tour
+// prints everything, --check only the checks and skips, and the JSON gets the tables either way.
+hip_lessons::StepResult sample_step() {
+  hip_lessons::ResultTable table("streams", "Streams against time", {{"streams"}, {"ms", "", 1}});
+  table.row({8, 0.5});
+  hip_lessons::StepResult step("2. Kernels on more streams");
+  step.note("a sentence of the story")
+      .table(table)
+      .check("kernels correct", true, "32 elements match")
+      .skip("hipExtLaunchKernelGGL", "AMD only")
+      .figure({"A timeline", "#### ....\n"})
+      .speed(hip_lessons::at_least("1 / 8 streams", "--min", 5.0), 7.0)
+      .speed(hip_lessons::at_least("untimed", "--min-untimed", 5.0), std::nullopt)
+      .measurement("speedup", 7.0)
+      .measurement("untimed", std::nullopt)
+      .summary("8 streams: 7.0x");
+  return step;
+}
+
+TEST(ReportTest, StepPrintsItsEntriesInOrderUnderItsHeading) {
+  std::ostringstream out;
+  Report r("test", out);
+  r.step(sample_step());
+  const std::string text = out.str();
+  const std::size_t heading = text.find("2. Kernels on more streams");
+  const std::size_t note = text.find("a sentence of the story");
+  const std::size_t table = text.find("Streams against time");
+  const std::size_t check = text.find("check   ok    kernels correct");
+  const std::size_t skip = text.find("check   skip  hipExtLaunchKernelGGL: AMD only");
+  const std::size_t figure = text.find("A timeline\n#### ....");
+  const std::size_t speed = text.find("speed   -     1 / 8 streams = 7.00");
+  ASSERT_NE(speed, std::string::npos) << text;
+  EXPECT_TRUE(heading < note && note < table && table < check && check < skip && skip < figure &&
+              figure < speed)
+      << text;
+  EXPECT_EQ(text.find("untimed"), std::string::npos) << text;
+  EXPECT_EQ(r.summary(), "8 streams: 7.0x");
+  EXPECT_EQ(r.failures(), 0);
+}
+
+TEST(ReportTest, CheckModeStepPrintsChecksAndKeepsTablesForTheJson) {
+  std::ostringstream out;
+  Report r("test", out, hip_lessons::Mode::kCheck);
+  r.step(sample_step());
+  const std::string text = out.str();
+  EXPECT_NE(text.find("check   ok    kernels correct"), std::string::npos) << text;
+  EXPECT_NE(text.find("check   skip  hipExtLaunchKernelGGL"), std::string::npos) << text;
+  EXPECT_EQ(text.find("Streams against time"), std::string::npos) << text;
+  EXPECT_EQ(text.find("a sentence of the story"), std::string::npos) << text;
+  EXPECT_EQ(text.find("A timeline"), std::string::npos) << text;
+  const std::string path = ::testing::TempDir() + "step_check.json";
+  r.write_json(path, 0);
+  std::ifstream in(path);
+  const auto json = nlohmann::json::parse(in);
+  EXPECT_EQ(json["tables"]["streams"][0]["streams"], 8);
+  EXPECT_DOUBLE_EQ(json["measurements"]["speedup"].get<double>(), 7.0);
+  EXPECT_FALSE(json["measurements"].contains("untimed"));
+  std::remove(path.c_str());
+}
+
+TEST(ReportTest, ASkipIsRecordedAsNeitherPassNorFailure) {
+  std::ostringstream out;
+  Report r("test", out);
+  r.skip("own calculator = API", "the calculator models sm_90 and gfx90a only");
+  EXPECT_EQ(r.failures(), 0);
+  const std::string path = ::testing::TempDir() + "skip.json";
+  r.write_json(path, 0);
+  std::ifstream in(path);
+  const auto json = nlohmann::json::parse(in);
+  ASSERT_EQ(json["checks"].size(), 1u);
+  EXPECT_EQ(json["checks"][0]["kind"], "skip");
+  EXPECT_TRUE(json["checks"][0]["passed"].is_null());
+  EXPECT_EQ(json["checks"][0]["detail"], "the calculator models sm_90 and gfx90a only");
+  std::remove(path.c_str());
+}
+
+TEST(ReportTest, AFailedCheckInAStepCountsAsAFailure) {
+  std::ostringstream out;
+  Report r("test", out);
+  hip_lessons::StepResult step("1. Check");
+  step.check_match("vectorAdd", hip_lessons::Mismatch{3, 1.0, 0.0, 1}, 10);
+  step.speed(hip_lessons::at_least("ratio", "--min", 2.0), 1.0);  // shown, not enforced: tour
+  r.step(step);
+  EXPECT_EQ(r.failures(), 1);
+  EXPECT_NE(out.str().find("check   FAIL  vectorAdd: element 3 of 10"), std::string::npos);
+}
+
+TEST(StepResultTest, RatioOfMeasuredValuesOnly) {
+  EXPECT_DOUBLE_EQ(*hip_lessons::ratio(6.0, 2.0), 3.0);
+  EXPECT_FALSE(hip_lessons::ratio(std::nullopt, 2.0));
+  EXPECT_FALSE(hip_lessons::ratio(6.0, std::nullopt));
+}
+
 TEST(ReportTest, CheckMatchDescribesTheMismatch) {
   std::ostringstream out;
   Report r("test", out);

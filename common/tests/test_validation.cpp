@@ -44,6 +44,17 @@ TEST(Validation, FillIsTheSameSequenceEverywhere) {
   EXPECT_EQ(v[2], static_cast<float>(0x06C45D188009454Full >> 40) * 0x1p-24f);
 }
 
+TEST(Validation, RandomWordsAreTheUpperHalvesOfTheSameSequence) {
+  std::vector<std::uint32_t> w(3);
+  hip_lessons::fill_random_words(w, 0);
+  EXPECT_EQ(w[0], 0xE220A839u);
+  EXPECT_EQ(w[1], 0x6E789E6Au);
+  EXPECT_EQ(w[2], 0x06C45D18u);
+  std::vector<std::uint32_t> other(3);
+  hip_lessons::fill_random_words(other, 1);
+  EXPECT_NE(w, other);
+}
+
 TEST(Validation, FillNeverReturnsTheUpperBound) {
   // [1, 1 + 2^-23) holds one float: every value must be 1, although lo + span * u rounds up.
   const float hi = std::nextafter(1.0f, 2.0f);

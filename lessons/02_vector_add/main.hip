@@ -186,7 +186,7 @@ int main(int argc, char** argv) {
   return hl::run_lesson(cli, argc, argv, [&](hl::Report& report) {
     const hl::CommonOptions& options = cli.options();
     const hl::Device device = hl::open_device(options.device);
-    hl::describe_device(report, device);
+    report.facts(device.facts());
     const unsigned int threads = hl::checked_block_size(device, block);
     const Launch launch{
         threads, vector_add::grid_stride_blocks(device.compute_units(),

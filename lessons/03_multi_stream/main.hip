@@ -315,7 +315,7 @@ int main(int argc, char** argv) {
     const hl::CommonOptions& options = cli.options();
     const hl::Device device = hl::open_device(options.device);
     const double ticks_per_us = hl::spin_ticks_per_microsecond();  // needs the device open
-    hl::describe_device(report, device);
+    report.facts(device.facts());
     report.fact("spin_ticks_per_us", ticks_per_us);
     report.note(hl::format("{}: {} {}s; spin clock {:.3} ticks/us", device.name(),
                            device.compute_units(), hl::kComputeUnitName, ticks_per_us));

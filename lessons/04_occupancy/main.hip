@@ -284,7 +284,7 @@ int main(int argc, char** argv) {
     const hl::Device device = hl::open_device(cli.options().device);
     const unsigned int block =  // 1. (this device's warp size and largest block)
         hl::checked_block_size(device, block_option, hl::BlockRule::kWholeWarps);
-    hl::describe_device(report, device);
+    report.facts(device.facts());
     const occupancy::Limits limits = occupancy::read_limits(device);  // 2.
     report.table(occupancy::limits_table(limits));
     Setup s{limits, occupancy::Calculator(limits), occupancy::kernel_attributes(report),

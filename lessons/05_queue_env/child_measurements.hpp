@@ -248,7 +248,7 @@ inline void measure_waiting_policy(hl::Report& report, const Settings& s,
   HIP_CHECK(hipSetDeviceFlags(policy.flag));
   //! [set_device_flags]
   const hl::Device device = hl::open_device(options.device);
-  hl::describe_device(report, device);
+  report.facts(device.facts());
   unsigned int flags = 0;
   HIP_CHECK(hipGetDeviceFlags(&flags));
   char hex[16];
@@ -404,7 +404,7 @@ inline void run_measurement(hl::Report& report, const Settings& s,
                             const hl::CommonOptions& options) {
   const std::optional<Variable> variable = resolve_variable(s.measure, s.variable);
   if (s.measure == "wait") return measure_waiting_policy(report, s, options, variable);
-  hl::describe_device(report, hl::open_device(options.device));
+  report.facts(hl::open_device(options.device).facts());
   if (s.measure == "queues") measure_queues(report, s, options, *variable);
   if (s.measure == "copy") measure_copy(report, options, *variable);
   if (s.measure == "aql") measure_aql(report, *variable);

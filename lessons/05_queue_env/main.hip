@@ -51,7 +51,7 @@ void look_at_the_device(hl::Report& report, const hl::CommonOptions& options) {
   hl::Device device;
   device.index = options.device;
   HIP_CHECK(hipGetDeviceProperties(&device.props, options.device));
-  hl::describe_device(report, device);
+  report.facts(device.facts());
   const double copy_bytes = static_cast<double>(options.size) * sizeof(float);
   const auto memory = static_cast<double>(device.props.totalGlobalMem);
   if (copy_bytes > 0.9 * memory) {

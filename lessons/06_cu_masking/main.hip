@@ -316,7 +316,7 @@ int main(int argc, char** argv) {
     if (!cu_mask_text.empty()) user_mask = cu_masking::parse_cu_mask("--cu-mask", cu_mask_text);
     const int k = static_cast<int>(partition);
     const hl::Device device = hl::open_device(options.device);  // 2.
-    hl::describe_device(report, device);
+    report.facts(device.facts());
     const cu_masking::PartitionRules rules = cu_masking::describe_rules(report, device, k);  // 3.
     std::vector<cu_masking::Named> partitions =
         cu_masking::make_partitions(report, device, rules, k, user_mask);  // 4.

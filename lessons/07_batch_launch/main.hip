@@ -295,7 +295,7 @@ int main(int argc, char** argv) {
                               hl::format("--count {} x --size {}", count, n));
     const Geometry geometry = batch::geometry_for(block, device);
     const batch::KernelModule module(batch::module_file());
-    hl::describe_device(report, device);
+    report.facts(device.facts());
     report.fact("segments", count);
     report.fact("segment_elements", n);
     report.note(

@@ -10,6 +10,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "hip_lessons/speed_check.hpp"
@@ -42,6 +43,17 @@ struct CommonOptions {
   /// Whether this run measures time (the tour and --speed-check; not --check).
   bool timed() const { return mode != Mode::kCheck; }
 };
+
+/// The values a lesson runs a step at in \p options' mode: \p timed alone in the tour and
+/// under --speed-check, \p checked under --check (the sizes or shapes that catch indexing
+/// bugs). A lesson declares its --check sizes once, here:
+///
+///     for (std::size_t n : hl::per_mode<std::size_t>(options, options.size, {1, 255, 257}))
+template <class T>
+std::vector<T> per_mode(const CommonOptions& options, T timed, std::vector<T> checked) {
+  if (options.mode == Mode::kCheck) return checked;
+  return {std::move(timed)};
+}
 
 /// Parses a count such as "4096", "64K", "16M", "1G" (binary multiples) or "2^28".
 /// Throws UsageError naming \p option, the text and the allowed range when the text is not

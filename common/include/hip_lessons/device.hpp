@@ -6,11 +6,14 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
+#include "hip_lessons/cli.hpp"
 #include "hip_lessons/environment.hpp"
 #include "hip_lessons/errors.hpp"
+#include "hip_lessons/format.hpp"
 #include "hip_lessons/hip_check.hpp"
-#include "hip_lessons/report.hpp"
+#include "hip_lessons/results.hpp"
 
 namespace hip_lessons {
 
@@ -35,6 +38,13 @@ struct Device {
   int compute_units() const { return props.multiProcessorCount; }
   int warp_size() const { return props.warpSize; }
   std::string name() const { return props.name; }
+  /// The facts every lesson's JSON starts with: name, vendor, compute units, warp size.
+  std::vector<Fact> facts() const {
+    return {{"device", name()},
+            {"vendor", kVendor},
+            {"compute_units", compute_units()},
+            {"warp_size", warp_size()}};
+  }
 };
 
 /// The error for a --device index that is not in 0..count-1.
@@ -104,15 +114,6 @@ inline unsigned int checked_block_size(const Device& device, std::int64_t block,
                      std::to_string(device.props.maxThreadsPerBlock) + " threads per block");
   }
   return static_cast<unsigned int>(block);
-}
-
-/// Records the device facts every lesson's JSON starts with (name, vendor, CUs, warp size);
-/// prints nothing, since each lesson says in its own words what it does with the device.
-inline void describe_device(Report& report, const Device& device) {
-  report.fact("device", device.name());
-  report.fact("vendor", kVendor);
-  report.fact("compute_units", device.compute_units());
-  report.fact("warp_size", device.warp_size());
 }
 
 }  // namespace hip_lessons

@@ -17,6 +17,7 @@
 #include "hip_lessons/results.hpp"
 #include "hip_lessons/schedule.hpp"
 #include "hip_lessons/speed_check.hpp"
+#include "hip_lessons/step_result.hpp"
 #include "hip_lessons/timeline.hpp"
 #include "hip_lessons/validation.hpp"
 
@@ -39,9 +40,19 @@ class Report {
   /// process parses (a measuring child's "@result ..." line).
   void line(const std::string& line);
 
+  /// Prints and records everything one step of the lesson found, in the order the step
+  /// recorded it, under the step's heading. Under --check only the heading, the checks and
+  /// the skips are printed (nothing was timed); the JSON file gets everything in every mode.
+  void step(const StepResult& result);
+
   /// Records a fact about the run (device name, seed, sizes) for the JSON file.
   /// Integers stay integers in the JSON, text stays text, an empty optional is null.
   void fact(const std::string& key, const Cell& value);
+  /// Records several facts, e.g. Device::facts().
+  void facts(const std::vector<Fact>& facts);
+
+  /// Prints \p figure's title (wrapped) and its text.
+  void figure(const Figure& figure);
 
   /// Prints \p table and keeps it, with typed values, for the JSON file under its name.
   void table(const ResultTable& table);
@@ -67,6 +78,10 @@ class Report {
   /// check like any other.
   bool concurrency_check(const std::string& name, bool passed, const std::string& detail);
 
+  /// A check that cannot be made here: prints "check   skip  <name>: <reason>" and records it
+  /// in the JSON's checks as skipped (passed: null). It is neither a pass nor a failure.
+  void skip(const std::string& name, const std::string& reason);
+
   /// Records a comparison against a host reference; prints the first mismatch on failure.
   bool check_match(const std::string& name, const std::optional<Mismatch>& mismatch,
                    std::size_t count);
@@ -89,6 +104,7 @@ class Report {
   void write_json(const std::string& path, int exit_code) const;
 
  private:
+  void record_table(const ResultTable& table);  // for the JSON file, without printing
   struct Data;
   std::unique_ptr<Data> data_;
   std::ostream& out_;

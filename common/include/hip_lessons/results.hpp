@@ -93,4 +93,16 @@ class ResultTable {
   std::vector<std::vector<Cell>> rows_;
 };
 
+/// One named value the JSON file keeps among its facts (device name, sizes, seeds).
+struct Fact {
+  std::string key;
+  Cell value;
+};
+
+/// A picture drawn in text: a title and preformatted lines (a timeline).
+struct Figure {
+  std::string title;
+  std::string text;
+};
+
 }  // namespace hip_lessons

@@ -7,9 +7,12 @@
 /// `#` stacked in the same columns; one stream reads as a staircase.
 #pragma once
 
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "hip_lessons/results.hpp"
 #include "hip_lessons/schedule.hpp"
 
 namespace hip_lessons {
@@ -32,11 +35,22 @@ enum class TimelineStyle {
 std::string render_timeline(const std::vector<TimelineRow>& rows, double span_us,
                             TimelineStyle style = TimelineStyle::kBusy, int columns = 64);
 
+/// A timeline as a Figure for a step's result: \p title above render_timeline()'s rows.
+Figure timeline(std::string title, const std::vector<TimelineRow>& rows, double span_us,
+                TimelineStyle style = TimelineStyle::kBusy);
+
 /// Rows for a schedule: one per launch ("<kernel> #<launch>"), busy while any of its blocks
 /// ran.
 std::vector<TimelineRow> rows_by_launch(const Schedule& schedule);
+/// Rows for a schedule: one per stream named in \p labels (stream number -> label), busy while
+/// any of its blocks ran.
+std::vector<TimelineRow> rows_by_stream(const Schedule& schedule,
+                                        const std::map<int, std::string>& labels);
 /// Rows for a schedule: one per unit, each block an interval (draw with kCount to see how
-/// many blocks a unit held). \p limit keeps the first units (by id); 0 keeps all.
-std::vector<TimelineRow> rows_by_unit(const Schedule& schedule, std::size_t limit = 0);
+/// many blocks a unit held), labelled "<prefix> <unit>". \p limit keeps the first units (by
+/// id); 0 keeps all. With \p stream, only the blocks launched on that stream count.
+std::vector<TimelineRow> rows_by_unit(const Schedule& schedule, std::size_t limit = 0,
+                                      std::optional<int> stream = std::nullopt,
+                                      const std::string& prefix = "unit");
 
 }  // namespace hip_lessons

@@ -9,9 +9,11 @@
 #include <hip/hip_runtime.h>
 
 #include <chrono>
+#include <optional>
 #include <utility>
 #include <vector>
 
+#include "hip_lessons/cli.hpp"
 #include "hip_lessons/hip_check.hpp"
 #include "hip_lessons/stats.hpp"
 #include "hip_lessons/streams.hpp"
@@ -60,5 +62,45 @@ Stats time_wall(const TimingPlan& plan, Work&& work_and_wait) {
   }
   return summarize(std::move(samples));
 }
+
+/// How a lesson runs each workload in its mode: timed in the tour and under --speed-check
+/// (warm-up, then the median of --repeat event-timed repeats), once and waited for under
+/// --check, which measures nothing. The lesson's steps are the same code in every mode: what
+/// they measure is an empty optional under --check, and a table shows it as "-".
+class RunOrTime {
+ public:
+  explicit RunOrTime(const CommonOptions& options) {
+    if (options.timed()) plan_ = TimingPlan{3, options.repeat};
+  }
+  explicit RunOrTime(std::optional<TimingPlan> plan) : plan_(plan) {}
+
+  /// Whether this run measures time.
+  bool timed() const { return plan_.has_value(); }
+  /// The timing plan of a timed run (warm-up and repeats).
+  const std::optional<TimingPlan>& plan() const { return plan_; }
+
+  /// Runs \p enqueue_work (which enqueues onto \p stream) and returns the median milliseconds
+  /// by events on \p stream; under --check runs it once, waits for \p stream and returns
+  /// nothing.
+  template <class Work>
+  std::optional<double> on_stream(hipStream_t stream, Work&& enqueue_work) const {
+    if (plan_) return time_on_stream(stream, *plan_, enqueue_work).median;
+    enqueue_work();
+    HIP_CHECK(hipStreamSynchronize(stream));
+    return std::nullopt;
+  }
+
+  /// Runs \p work_and_wait (which itself waits for the GPU) and returns the median
+  /// milliseconds by the host clock; under --check runs it once and returns nothing.
+  template <class Work>
+  std::optional<double> wall(Work&& work_and_wait) const {
+    if (plan_) return time_wall(*plan_, work_and_wait).median;
+    work_and_wait();
+    return std::nullopt;
+  }
+
+ private:
+  std::optional<TimingPlan> plan_;
+};
 
 }  // namespace hip_lessons

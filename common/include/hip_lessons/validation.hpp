@@ -27,6 +27,10 @@ std::uint64_t random_seed();
 void fill_uniform(std::vector<float>& values, std::uint64_t seed, float lo = -1.0f,
                   float hi = 1.0f);
 
+/// Fills \p words with random 32-bit words from the same SplitMix64 sequence (the upper 32
+/// bits of each value), so integer inputs too are the same for a seed everywhere.
+void fill_random_words(std::vector<std::uint32_t>& words, std::uint64_t seed);
+
 /// Allowed difference: |actual - expected| <= absolute + relative * |expected|.
 struct Tolerance {
   double absolute = 0.0;
