@@ -2,13 +2,20 @@
 """Pastes each lesson's real output from a `ctest/quickstart.sh lessons` log into the
 Expected output section of its README (between expected-output markers, or in place of the
 placeholder line). Usage: fill_expected_output.py --log lessons.log --lessons lessons
-[--machine "NVIDIA H200, CUDA 13.0, driver 580"]"""
+[--machine "NVIDIA H200, CUDA 13.0, driver 580"]
+
+A README keeps its Expected output short by naming the steps it shows:
+`<!-- expected-output:begin steps=1,3 -->` pastes the lines before the first step heading,
+steps 1 and 3 (each from its heading, "1. ...", to the next), a line for each step left out,
+and the summary. The whole run is on the docs' Results page."""
 import argparse
 import pathlib
 import re
 import sys
 
-BLOCK = re.compile(r"<!-- expected-output:begin -->\n.*?<!-- expected-output:end -->\n", re.S)
+BLOCK = re.compile(r"<!-- expected-output:begin( steps=[0-9,]+)? -->\n.*?<!-- expected-output:end -->\n",
+                   re.S)
+STEP_HEADING = re.compile(r"^(\d+)\. ")
 PLACEHOLDER = "<!-- expected-output: filled from the H200 run -->\n"
 
 
@@ -19,6 +26,24 @@ def sections(log_text):
         body = body.split("\nSummary (", 1)[0]
         found[name] = body.strip("\n") + "\n"
     return found
+
+
+def select_steps(output, steps):
+    """The lines of `output` before its first step, the steps in `steps` and the summary."""
+    lines = output.splitlines()
+    kept, current = [], None
+    for number, line in enumerate(lines):
+        heading = STEP_HEADING.match(line)
+        if heading and (number == 0 or lines[number - 1] == ""):
+            current = int(heading.group(1))
+            if current not in steps:
+                kept += [f"[step {current} left out here: the docs' Results page has the whole "
+                         "run]", ""]
+        elif line.startswith("summary: "):
+            current = None
+        if current is None or current in steps:
+            kept.append(line)
+    return "\n".join(kept).rstrip("\n") + "\n"
 
 
 def main():
@@ -36,10 +61,15 @@ def main():
             continue
         text = readme.read_text()
         binary = "lesson" + name
-        block = (f"<!-- expected-output:begin -->\nA run of `{binary}` on an {args.machine} "
+        marker = BLOCK.search(text)
+        steps_text = marker.group(1) if marker and marker.group(1) else ""
+        if steps_text:
+            steps = {int(n) for n in steps_text.split("=", 1)[1].split(",") if n}
+            output = select_steps(output, steps)
+        block = (f"<!-- expected-output:begin{steps_text} -->\nA run of `{binary}` on an {args.machine} "
                  f"(your numbers will differ; the checks should not):\n\n```text\n{output}```\n"
                  "<!-- expected-output:end -->\n")
-        if BLOCK.search(text):
+        if marker:
             text = BLOCK.sub(lambda _: block, text)
         elif PLACEHOLDER in text:
             text = text.replace(PLACEHOLDER, block)

@@ -8,6 +8,7 @@ A README shows code like this, so it reads well on its own:
     ...the lines between the two `//! [correct_launch]` markers...
     ```
 
+`refresh` copies each marked region into its README block again (after an edit of the source).
 `check` fails when a README's block differs from the marked region of the source (so the
 README cannot drift from code that compiles and is tested), when a marker does not resolve,
 or when a lesson has no README. `generate` writes one page per lesson in which each such
@@ -85,6 +86,25 @@ def check(lessons):
     return problems
 
 
+def refresh(lessons):
+    for lesson in lesson_dirs(lessons):
+        readme = lesson / "README.md"
+        if not readme.is_file():
+            continue
+        text = readme.read_text()
+
+        def current(match):
+            file, marker, _ = match.groups()
+            fence = match.group(0).split("\n", 2)[1]
+            return (f"<!-- snippet: {file} {marker} -->\n{fence}\n"
+                    f"{marked_region(lessons, file, marker)}```\n")
+
+        updated = SNIPPET.sub(current, text)
+        if updated != text:
+            readme.write_text(updated)
+            print(f"refreshed {readme}")
+
+
 def generate(lessons, out):
     out.mkdir(parents=True, exist_ok=True)
     for lesson in lesson_dirs(lessons):
@@ -101,7 +121,7 @@ def generate(lessons, out):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("command", choices=["check", "generate"])
+    parser.add_argument("command", choices=["check", "generate", "refresh"])
     parser.add_argument("--lessons", required=True, type=pathlib.Path)
     parser.add_argument("--out", type=pathlib.Path)
     args = parser.parse_args()
@@ -111,6 +131,9 @@ def main():
             print(f"error: {problem}")
         print(f"{len(lesson_dirs(args.lessons))} lesson pages checked, {len(problems)} problem(s)")
         return 1 if problems else 0
+    if args.command == "refresh":
+        refresh(args.lessons)
+        return 0
     if args.out is None:
         parser.error("generate needs --out")
     generate(args.lessons, args.out)
