@@ -113,7 +113,7 @@ std::optional<std::string> check_hw_queues(const std::string& value,
 // An empty HIP_VISIBLE_DEVICES or CUDA_VISIBLE_DEVICES, as HIP on AMD reads it. Up to ROCm 5.4
 // HIP's flag parser skipped empty values, so an empty list counted as unset. ROCclr commit
 // 38aa1bd4 (first in rocm-5.5.0, utils/flags.cpp) stores it as " ", which is no valid index,
-// so HIP hides every GPU, as CUDA does (still so in ROCm/rocm-systems projects/clr of 2026).
+// so HIP hides every GPU, as CUDA does (the same in ROCm/clr rocm-6.2.2).
 // HIP reads HIP_VISIBLE_DEVICES when it is non-empty (" " is), else CUDA_VISIBLE_DEVICES
 // (ROCm/clr rocclr/device/rocm/rocdevice.cpp, rocm-6.2.2).
 std::optional<std::string> check_empty_hip_device_list(const std::string& name,
@@ -322,7 +322,8 @@ const std::vector<EnvironmentVariable>& scheduling_variables() {
        "devices (indices or GPU-<uuid>) ROCr exposes to every runtime", "all", true,
        "CUDA_VISIBLE_DEVICES"},
       {"CUDA_VISIBLE_DEVICES", "both",
-       "devices the CUDA driver exposes (HIP on AMD honours it too)", "all", true, ""},
+       "devices the CUDA driver exposes; HIP on AMD reads it while HIP_VISIBLE_DEVICES is unset",
+       "all", true, ""},
       {"GPU_MAX_HW_QUEUES", "AMD",
        "hardware queues HIP creates per device; more streams share them", "4", true,
        "CUDA_DEVICE_MAX_CONNECTIONS"},
