@@ -72,13 +72,20 @@ set(HIP_LESSONS_COMMON_BAD_INPUT
 
 # Malformed scheduling environments every lesson must survive: <setting> <exit code> <regex>,
 # per platform. A variable the build ignores, or a malformed one, is named in a warning and the
-# lesson runs; a device list that hides every GPU is a skip that names the variable. On AMD,
-# HIP reads an empty CUDA_VISIBLE_DEVICES as its default (every GPU).
+# lesson runs; a device list that hides every GPU is a skip that names the variable. An empty
+# CUDA_VISIBLE_DEVICES hides every GPU from CUDA and from HIP 5.5 on (ROCclr commit 38aa1bd4);
+# HIP 5.4 and earlier read it as unset, warn (naming both rules) and run. The expectation
+# follows the HIP this build found (hip_VERSION), the runtime the tests are expected to load.
 if(HIP_LESSONS_PLATFORM_RESOLVED STREQUAL "amd")
+  if(hip_VERSION VERSION_GREATER_EQUAL 5.5)
+    set(_hl_empty_cuda_list 77 "skipped: no GPU: .*CUDA_VISIBLE_DEVICES=''")
+  else()
+    set(_hl_empty_cuda_list 0 "warning: CUDA_VISIBLE_DEVICES='': is set but empty.*summary: ")
+  endif()
   set(HIP_LESSONS_MALFORMED_ENVIRONMENTS
     "GPU_MAX_HW_QUEUES=abc" 0 "warning: GPU_MAX_HW_QUEUES='abc': 'abc' is not an integer"
     "HIP_VISIBLE_DEVICES=99" 77 "skipped: no GPU: .*HIP_VISIBLE_DEVICES='99'"
-    "CUDA_VISIBLE_DEVICES=" 0 "summary: "
+    "CUDA_VISIBLE_DEVICES=" ${_hl_empty_cuda_list}
     "ROC_GLOBAL_CU_MASK=zz" 0 "warning: ROC_GLOBAL_CU_MASK='zz': 'zz' is not a hex mask")
 else()
   set(HIP_LESSONS_MALFORMED_ENVIRONMENTS

@@ -7,12 +7,18 @@
 #include <cstdlib>
 #include <set>
 #include <sstream>
+#include <utility>
 
 #include "hip_lessons/errors.hpp"
 
 namespace hip_lessons {
 
 namespace {
+
+// The first HIP release in which an empty device list hides every GPU and GPU_MAX_HW_QUEUES=0
+// shares a queue (both changed in ROCm 5.5; see check_empty_hip_device_list, check_hw_queues).
+constexpr RuntimeVersion kHip55{5, 5};
+constexpr Platform kAmd = Platform::kAmd;
 
 bool is_unsigned_integer(const std::string& text) {
   return !text.empty() && text.size() <= 9 &&
@@ -21,11 +27,6 @@ bool is_unsigned_integer(const std::string& text) {
 
 bool has_hex_prefix(const std::string& text) {
   return text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
-}
-
-bool is_hex_mask(const std::string& text) {
-  return has_hex_prefix(text) && std::all_of(text.begin() + 2, text.end(),
-                                             [](unsigned char c) { return std::isxdigit(c); });
 }
 
 // ROC_GLOBAL_CU_MASK as HIP reads it (ROCm/clr rocclr/device/rocm/rocdevice.cpp,
@@ -75,8 +76,12 @@ std::optional<long long> atoi_reading(const std::string& text) {
 
 // GPU_MAX_HW_QUEUES is a uint flag of HIP (ROCm/clr rocclr/utils/flags.hpp, default 4) read
 // with atoi(). HIP sets no upper bound; a positive integer is taken as it is. The rest is
-// warned about with what HIP makes of it.
-std::optional<std::string> check_hw_queues(const std::string& value) {
+// warned about with what HIP makes of it. What 0 does changed in ROCm 5.5 (ROCclr
+// device/rocm/rocdevice.cpp, acquireQueue, rocm-5.4.3 vs rocm-5.5.0): before, a stream
+// asks an empty pool for a queue and gets none; since, the first stream creates one queue per
+// priority level and every later stream shares it.
+std::optional<std::string> check_hw_queues(const std::string& value,
+                                           std::optional<RuntimeVersion> runtime) {
   const bool plain = is_unsigned_integer(value);
   const auto read = atoi_reading(value);
   if (plain && read && *read > 0) return std::nullopt;
@@ -89,18 +94,48 @@ std::optional<std::string> check_hw_queues(const std::string& value) {
            ", so the queue pool has no practical limit";
   }
   if (*read == 0) {
-    return what + "; HIP reads it with atoi() as 0: current HIP then shares one hardware " +
-           "queue per priority level among all streams (as with 1); older HIP creates no " +
-           "queue at all";
+    const std::string shares = "shares one hardware queue per priority level among all streams";
+    const std::string none = "gives a stream no hardware queue at all";
+    if (runtime && *runtime < kHip55) {
+      return what + "; HIP reads it with atoi() as 0, and " + runtime_name(*runtime, kAmd) +
+             " then " + none;
+    }
+    if (runtime) {
+      return what + "; HIP reads it with atoi() as 0, and " + runtime_name(*runtime, kAmd) +
+             " then " + shares + " (as with 1)";
+    }
+    return what + "; HIP reads it with atoi() as 0: HIP 5.5 and later then " + shares +
+           " (as with 1); HIP 5.4 and earlier " + none;
   }
   return what + "; HIP reads it with atoi() as " + std::to_string(*read);
 }
 
+// An empty HIP_VISIBLE_DEVICES or CUDA_VISIBLE_DEVICES, as HIP on AMD reads it. Up to ROCm 5.4
+// HIP's flag parser skipped empty values, so an empty list counted as unset. ROCclr commit
+// 38aa1bd4 (first in rocm-5.5.0, utils/flags.cpp) stores it as " ", which is no valid index,
+// so HIP hides every GPU, as CUDA does (the same in ROCm/clr rocm-6.2.2).
+// HIP reads HIP_VISIBLE_DEVICES when it is non-empty (" " is), else CUDA_VISIBLE_DEVICES
+// (ROCm/clr rocclr/device/rocm/rocdevice.cpp, rocm-6.2.2).
+std::optional<std::string> check_empty_hip_device_list(const std::string& name,
+                                                       std::optional<RuntimeVersion> runtime) {
+  if (runtime && *runtime < kHip55) return std::nullopt;  // counts as unset
+  const std::string hides =
+      name == "HIP_VISIBLE_DEVICES"
+          ? "hides every GPU, even when CUDA_VISIBLE_DEVICES lists some"
+          : "hides every GPU when HIP_VISIBLE_DEVICES is unset (HIP reads this one only then)";
+  if (runtime) {
+    return "is set but empty, which " + hides + " in " + runtime_name(*runtime, kAmd) +
+           " (HIP 5.5 and later); unset it";
+  }
+  return "is set but empty, which " + hides + " in HIP 5.5 and later (HIP 5.4 and earlier " +
+         "ignore an empty value); unset it";
+}
+
 std::optional<std::string> check_visible_devices(const std::string& name, const std::string& value,
-                                                 Platform platform) {
+                                                 Platform platform,
+                                                 std::optional<RuntimeVersion> runtime) {
   if (value.empty()) {
-    // CUDA documents an empty list as "no GPU visible". HIP on AMD reads an empty
-    // HIP_VISIBLE_DEVICES or CUDA_VISIBLE_DEVICES as its default (every GPU).
+    // CUDA documents an empty list as "no GPU visible".
     if (platform == Platform::kNvidia && name == "CUDA_VISIBLE_DEVICES") {
       return std::string("is set but empty, which hides every GPU from CUDA; unset it");
     }
@@ -109,7 +144,8 @@ std::optional<std::string> check_visible_devices(const std::string& name, const 
     if (name == "ROCR_VISIBLE_DEVICES") {
       return std::string("is set but empty, which exposes no GPU to ROCr; unset it");
     }
-    return std::nullopt;
+    if (platform == Platform::kAmd) return check_empty_hip_device_list(name, runtime);
+    return std::nullopt;  // HIP_VISIBLE_DEVICES on NVIDIA: read by nobody (ignored_by says so)
   }
   std::stringstream items(value);
   std::string item;
@@ -122,29 +158,130 @@ std::optional<std::string> check_visible_devices(const std::string& name, const 
   return std::nullopt;
 }
 
-std::optional<std::string> check_cu_sets(const std::string& value) {
-  // CU_Set [; CU_Set]*, CU_Set = GPU_list : (0xHEX | ID_list)
-  std::stringstream sets(value);
-  std::string set;
-  bool any = false;
-  while (std::getline(sets, set, ';')) {
-    set.erase(std::remove(set.begin(), set.end(), ' '), set.end());
-    const auto colon = set.find(':');
-    if (colon == std::string::npos) return "set '" + set + "' has no ':' (form GPUs:CUs)";
-    try {
-      parse_id_list(set.substr(0, colon), 1 << 16);
-      const std::string cus = set.substr(colon + 1);
-      if (!is_hex_mask(cus)) parse_id_list(cus, 1 << 16);
-    } catch (const UsageError& error) {
-      return std::string(error.what());
+// ROCr's split(): pieces between separators; a trailing separator adds no empty piece.
+std::vector<std::string> rocr_split(std::string text, char separator) {
+  std::vector<std::string> pieces;
+  while (!text.empty()) {
+    const auto at = text.find(separator);
+    if (at == std::string::npos) {
+      pieces.push_back(text);
+      break;
     }
-    any = true;
+    pieces.push_back(text.substr(0, at));
+    text.erase(0, at + 1);
   }
-  if (!any) return std::string("is empty; the form is GPUs:CUs, e.g. 0:0-15");
+  return pieces;
+}
+
+// An ID of an HSA_CU_MASK list as ROCr reads it: strtoul(..., 10) must use every character,
+// so the empty start of "-3" reads as 0 (the range 0-3) and "+3" as 3. Nothing when ROCr
+// rejects it.
+std::optional<unsigned long> rocr_id(const std::string& text) {
+  char* end = nullptr;
+  const unsigned long id = std::strtoul(text.c_str(), &end, 10);
+  if (*end != '\0') return std::nullopt;
+  return id;
+}
+
+// An ID list of HSA_CU_MASK (GPUs or CUs) as ROCr's get_elements() reads it. Returns the
+// problem that makes ROCr reject it, or nothing and the IDs as ranges in \p ranges.
+std::optional<std::string> check_rocr_id_list(
+    const std::string& list, const char* what,
+    std::vector<std::pair<unsigned long, unsigned long>>& ranges) {
+  for (const std::string& item : rocr_split(list, ',')) {
+    // ROCr indexes the first piece of an empty item that is not there (undefined behaviour).
+    if (item.empty()) return "has an empty " + std::string(what) + " ID between two commas";
+    const auto ends = rocr_split(item, '-');
+    if (ends.size() > 2) return "'" + item + "' has more than one '-'";
+    const auto first = rocr_id(ends[0]);
+    const auto last = ends.size() == 2 ? rocr_id(ends[1]) : first;
+    if (!first || !last) return "'" + item + "' is not a decimal " + what + " ID or range";
+    if (*last < *first) return "'" + item + "' is a reversed range";
+    ranges.emplace_back(*first, *last);
+  }
+  if (ranges.empty()) return "has no " + std::string(what) + " ID";
+  std::sort(ranges.begin(), ranges.end());
+  for (std::size_t i = 1; i < ranges.size(); ++i) {
+    if (ranges[i].first <= ranges[i - 1].second) {
+      return "repeats " + std::string(what) + " " + std::to_string(ranges[i].first);
+    }
+  }
+  return std::nullopt;
+}
+
+// HSA_CU_MASK as ROCr parses it (ROCm/ROCR-Runtime src/core/util/flag.cpp, Flag::parse_masks,
+// the same from rocm-4.5.0, where the variable appeared, to rocm-6.2.4 and ROCm/rocm-systems
+// projects/rocr-runtime of 2025): whitespace removed, upper-cased, sets split at ';', each
+// "GPUs:CUs" with CUs a hex mask (0x...) or an ID list. The first set ROCr rejects ends the
+// parse, silently: that set and every later one are ignored. IDs above the GPU or CU count are
+// dropped, not an error; without a device this check cannot know the counts, so it takes every
+// ID as existing (ROCr also rejects a set whose IDs all lie above the count).
+std::optional<std::string> check_cu_sets(const std::string& value) {
+  std::string text;
+  for (const char c : value) {
+    if (!std::isspace(static_cast<unsigned char>(c))) {
+      text += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    }
+  }
+  std::vector<std::pair<unsigned long, unsigned long>> gpus_so_far;
+  const auto sets = rocr_split(text, ';');
+  for (std::size_t i = 0; i < sets.size(); ++i) {
+    const std::string& set = sets[i];
+    const auto rejected = [&](const std::string& problem) {
+      return "set " + std::to_string(i + 1) + " '" + set + "' " + problem +
+             "; ROCr silently ignores that set and every later one";
+    };
+    const auto parts = rocr_split(set, ':');
+    if (parts.size() != 2) return rejected("is not GPUs:CUs (it needs exactly one ':')");
+    const std::string& cus = parts[1];
+    if (cus.size() > 1 && cus[1] == 'X') {
+      if (cus[0] != '0') return rejected("has a mask that does not start with 0x");
+      const std::string digits = cus.substr(2);
+      if (!std::all_of(digits.begin(), digits.end(),
+                       [](unsigned char c) { return std::isxdigit(c); })) {
+        return rejected("has a mask with a character that is not a hex digit");
+      }
+      if (digits.find_first_not_of('0') == std::string::npos) {
+        return rejected("has a mask that enables no CU (0x0)");
+      }
+    } else {
+      std::vector<std::pair<unsigned long, unsigned long>> cu_ranges;
+      if (const auto problem = check_rocr_id_list(cus, "CU", cu_ranges)) return rejected(*problem);
+    }
+    std::vector<std::pair<unsigned long, unsigned long>> gpus;
+    if (const auto problem = check_rocr_id_list(parts[0], "GPU", gpus)) return rejected(*problem);
+    for (const auto& gpu : gpus) {
+      for (const auto& earlier : gpus_so_far) {
+        if (gpu.first <= earlier.second && earlier.first <= gpu.second) {
+          return rejected("names GPU " + std::to_string(std::max(gpu.first, earlier.first)) +
+                          ", which an earlier set has");
+        }
+      }
+    }
+    gpus_so_far.insert(gpus_so_far.end(), gpus.begin(), gpus.end());
+  }
   return std::nullopt;
 }
 
 }  // namespace
+
+bool operator<(RuntimeVersion a, RuntimeVersion b) {
+  return a.major != b.major ? a.major < b.major : a.minor < b.minor;
+}
+
+bool operator==(RuntimeVersion a, RuntimeVersion b) {
+  return a.major == b.major && a.minor == b.minor;
+}
+
+RuntimeVersion runtime_version_from(int encoded, Platform platform) {
+  if (platform == Platform::kAmd) return {encoded / 10000000, encoded / 100000 % 100};
+  return {encoded / 1000, encoded % 1000 / 10};
+}
+
+std::string runtime_name(RuntimeVersion version, Platform platform) {
+  return std::string(platform == Platform::kAmd ? "HIP " : "CUDA ") +
+         std::to_string(version.major) + "." + std::to_string(version.minor);
+}
 
 HardwareQueueVariable hardware_queue_variable(Platform platform) {
   if (platform == Platform::kAmd) return {"GPU_MAX_HW_QUEUES", 4, "CUDA_DEVICE_MAX_CONNECTIONS"};
@@ -185,7 +322,8 @@ const std::vector<EnvironmentVariable>& scheduling_variables() {
        "devices (indices or GPU-<uuid>) ROCr exposes to every runtime", "all", true,
        "CUDA_VISIBLE_DEVICES"},
       {"CUDA_VISIBLE_DEVICES", "both",
-       "devices the CUDA driver exposes (HIP on AMD honours it too)", "all", true, ""},
+       "devices the CUDA driver exposes; HIP on AMD reads it while HIP_VISIBLE_DEVICES is unset",
+       "all", true, ""},
       {"GPU_MAX_HW_QUEUES", "AMD",
        "hardware queues HIP creates per device; more streams share them", "4", true,
        "CUDA_DEVICE_MAX_CONNECTIONS"},
@@ -206,7 +344,8 @@ const std::vector<EnvironmentVariable>& scheduling_variables() {
 }
 
 std::optional<std::string> check_environment_value(const std::string& name,
-                                                   const std::string& value, Platform platform) {
+                                                   const std::string& value, Platform platform,
+                                                   std::optional<RuntimeVersion> runtime) {
   if (name == "HIP_PLATFORM") {
     if (value == "amd" || value == "nvidia" || value == "hcc" || value == "nvcc")
       return std::nullopt;
@@ -219,9 +358,9 @@ std::optional<std::string> check_environment_value(const std::string& name,
   }
   if (name == "HIP_VISIBLE_DEVICES" || name == "ROCR_VISIBLE_DEVICES" ||
       name == "CUDA_VISIBLE_DEVICES") {
-    return check_visible_devices(name, value, platform);
+    return check_visible_devices(name, value, platform, runtime);
   }
-  if (name == "GPU_MAX_HW_QUEUES") return check_hw_queues(value);
+  if (name == "GPU_MAX_HW_QUEUES") return check_hw_queues(value, runtime);
   // ROCr compares these with "0" and "1" only (ROCm/ROCR-Runtime core/util/flag.h).
   if (name == "HSA_ENABLE_SDMA") {
     if (value == "0" || value == "1") return std::nullopt;
@@ -237,13 +376,14 @@ std::optional<std::string> check_environment_value(const std::string& name,
   return std::nullopt;
 }
 
-std::vector<std::string> environment_warnings(Platform platform) {
+std::vector<std::string> environment_warnings(Platform platform,
+                                              std::optional<RuntimeVersion> runtime) {
   std::vector<std::string> warnings;
   for (const EnvironmentVariable& variable : scheduling_variables()) {
     const char* raw = std::getenv(variable.name.c_str());
     if (raw == nullptr || !variable.read_at_run_time) continue;
     const std::string setting = variable.name + "='" + raw + "'";
-    const auto problem = check_environment_value(variable.name, raw, platform);
+    const auto problem = check_environment_value(variable.name, raw, platform, runtime);
     const std::string ignored = variable.ignored_by(platform);
     if (problem) {
       warnings.push_back(setting + ": " + *problem + (ignored.empty() ? "" : "; " + ignored));

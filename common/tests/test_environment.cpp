@@ -2,6 +2,8 @@
 #include <stdlib.h>
 
 #include <algorithm>
+#include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -11,6 +13,13 @@
 using hip_lessons::check_environment_value;
 using hip_lessons::parse_id_list;
 using hip_lessons::Platform;
+
+namespace hip_lessons {
+// How a version prints in a failed expectation.
+std::ostream& operator<<(std::ostream& out, RuntimeVersion version) {
+  return out << version.major << "." << version.minor;
+}
+}  // namespace hip_lessons
 
 namespace {
 // Sets one variable for the lifetime of the object and puts the old value back afterwards.
@@ -39,9 +48,11 @@ class ScopedVariable {
 };
 
 // The warnings about \p name only (the machine running the tests may set others).
-std::vector<std::string> warnings_about(const std::string& name, Platform platform) {
+std::vector<std::string> warnings_about(
+    const std::string& name, Platform platform,
+    std::optional<hip_lessons::RuntimeVersion> runtime = std::nullopt) {
   std::vector<std::string> about;
-  for (const std::string& w : hip_lessons::environment_warnings(platform)) {
+  for (const std::string& w : hip_lessons::environment_warnings(platform, runtime)) {
     if (w.rfind(name + "=", 0) == 0) about.push_back(w);
   }
   return about;
@@ -60,10 +71,7 @@ TEST(Environment, ValidValuesPass) {
   EXPECT_FALSE(check_environment_value("ROC_GLOBAL_CU_MASK", "0xff"));
   // HIP strips an optional 0x: plain hex is a mask too.
   EXPECT_FALSE(check_environment_value("ROC_GLOBAL_CU_MASK", "ff"));
-  EXPECT_FALSE(check_environment_value("HSA_CU_MASK", "0,2-4,7:0-15,32-47; 3-9:0x337F"));
-  // ROCr's parser takes an all-zero hex mask and repeated IDs.
-  EXPECT_FALSE(check_environment_value("HSA_CU_MASK", "0:0x0"));
-  EXPECT_FALSE(check_environment_value("HSA_CU_MASK", "0:3,3,1-4"));
+  EXPECT_FALSE(check_environment_value("HSA_CU_MASK", "0,2-4,7:0-15,32-47; 1,8-9:0x337F"));
   EXPECT_FALSE(check_environment_value("CUDA_DEVICE_MAX_CONNECTIONS", "32"));
   EXPECT_FALSE(check_environment_value("SOMETHING_ELSE", "whatever"));
 }
@@ -87,7 +95,7 @@ TEST(Environment, MalformedValuesAreExplained) {
       {"ROC_GLOBAL_CU_MASK", "zz", "'zz' is not a hex mask"},
       {"ROC_GLOBAL_CU_MASK", "0x0", "no CU"},
       {"ROC_GLOBAL_CU_MASK", "000", "no CU"},
-      {"HSA_CU_MASK", "0-15", "no ':'"},
+      {"HSA_CU_MASK", "0-15", "exactly one ':'"},
       {"HSA_CU_MASK", "0:15-3", "reversed"},
       {"CUDA_DEVICE_MAX_CONNECTIONS", "33", "1..32"},
   };
@@ -117,13 +125,113 @@ TEST(Environment, QueueCountWarningsSayWhatHipReads) {
   EXPECT_NE(negative->find("4294967295"), std::string::npos) << *negative;
 }
 
-TEST(Environment, AnEmptyDeviceListMeansWhatEachRuntimeMakesOfIt) {
-  // CUDA hides every GPU; HIP on AMD reads an empty list as its default (every GPU).
+TEST(Environment, QueueCountZeroDependsOnTheHipRelease) {
+  // ROCclr acquireQueue: rocm-5.4.3 asks an empty pool (no queue), rocm-5.5.0 creates one.
+  const auto old_hip = check_environment_value("GPU_MAX_HW_QUEUES", "0", Platform::kAmd, {{5, 4}});
+  ASSERT_TRUE(old_hip.has_value());
+  EXPECT_NE(old_hip->find("HIP 5.4 then gives a stream no hardware queue"), std::string::npos)
+      << *old_hip;
+  const auto new_hip = check_environment_value("GPU_MAX_HW_QUEUES", "0", Platform::kAmd, {{5, 5}});
+  ASSERT_TRUE(new_hip.has_value());
+  EXPECT_NE(new_hip->find("HIP 5.5 then shares one hardware queue"), std::string::npos) << *new_hip;
+}
+
+TEST(Environment, AnEmptyHipDeviceListHidesEveryGpuFromHip55On) {
+  // ROCclr 38aa1bd4 (first in rocm-5.5.0): an empty value becomes " ", which is no index.
+  for (const char* name : {"HIP_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES"}) {
+    EXPECT_FALSE(check_environment_value(name, "", Platform::kAmd, {{5, 2}})) << name;
+    EXPECT_FALSE(check_environment_value(name, "", Platform::kAmd, {{5, 4}})) << name;
+    for (const hip_lessons::RuntimeVersion hip :
+         {hip_lessons::RuntimeVersion{5, 5}, {6, 2}, {10, 0}}) {
+      const auto problem = check_environment_value(name, "", Platform::kAmd, hip);
+      ASSERT_TRUE(problem.has_value()) << name << " on HIP " << hip.major << "." << hip.minor;
+      EXPECT_NE(problem->find("hides every GPU"), std::string::npos) << *problem;
+    }
+    // Without the version the warning names both rules.
+    const auto unknown = check_environment_value(name, "", Platform::kAmd);
+    ASSERT_TRUE(unknown.has_value()) << name;
+    EXPECT_NE(unknown->find("HIP 5.5 and later"), std::string::npos) << *unknown;
+    EXPECT_NE(unknown->find("HIP 5.4 and earlier ignore an empty value"), std::string::npos);
+  }
+  // An empty HIP_VISIBLE_DEVICES wins over CUDA_VISIBLE_DEVICES; the empty CUDA one only
+  // matters when HIP_VISIBLE_DEVICES is unset.
+  EXPECT_NE(check_environment_value("HIP_VISIBLE_DEVICES", "", Platform::kAmd, {{6, 2}})
+                ->find("even when CUDA_VISIBLE_DEVICES lists some"),
+            std::string::npos);
+  EXPECT_NE(check_environment_value("CUDA_VISIBLE_DEVICES", "", Platform::kAmd, {{6, 2}})
+                ->find("when HIP_VISIBLE_DEVICES is unset"),
+            std::string::npos);
+  // CUDA hides every GPU on an empty list in every release; ROCr exposes none.
   const auto on_nvidia = check_environment_value("CUDA_VISIBLE_DEVICES", "", Platform::kNvidia);
   ASSERT_TRUE(on_nvidia.has_value());
-  EXPECT_NE(on_nvidia->find("hides every GPU"), std::string::npos) << *on_nvidia;
-  EXPECT_FALSE(check_environment_value("CUDA_VISIBLE_DEVICES", "", Platform::kAmd));
-  EXPECT_FALSE(check_environment_value("HIP_VISIBLE_DEVICES", "", Platform::kAmd));
+  EXPECT_NE(on_nvidia->find("hides every GPU from CUDA"), std::string::npos) << *on_nvidia;
+  EXPECT_TRUE(check_environment_value("ROCR_VISIBLE_DEVICES", "", Platform::kAmd, {{5, 2}}));
+  // HIP on NVIDIA reads no HIP variable: an empty one is not a device-list problem there.
+  EXPECT_FALSE(check_environment_value("HIP_VISIBLE_DEVICES", "", Platform::kNvidia));
+}
+
+TEST(Environment, HsaCuMaskWarnsOnExactlyWhatRocrRejects) {
+  // ROCm/ROCR-Runtime src/core/util/flag.cpp, Flag::parse_masks (rocm-4.5.0 .. rocm-6.2.4).
+  struct Case {
+    const char* value;
+    const char* says;  // nullptr: ROCr accepts it
+  };
+  const Case cases[] = {
+      {"0:0x0", "set 1 '0:0X0' has a mask that enables no CU (0x0)"},
+      {"0:0x", "enables no CU"},
+      {"0:3,3,1-4", "repeats CU 3"},
+      {"0:0-7,4-9", "repeats CU 4"},
+      {"0,0:1", "repeats GPU 0"},
+      {"0:0-3;0:4-7", "set 2 '0:4-7' names GPU 0, which an earlier set has"},
+      {"0-2:0-3;1:4-7", "names GPU 1"},
+      {"0:1;2:x", "set 2 '2:X' 'X' is not a decimal CU ID"},
+      // The example of ROCr's own comment names GPUs 3, 4 and 7 in both sets: rejected.
+      {"0,2-4,7:0-15,32-47; 3-9:0x337F", "set 2 '3-9:0X337F' names GPU 3"},
+      {"0:1:2", "exactly one ':'"},
+      {"0:1;;1:2", "set 2 '' is not GPUs:CUs"},
+      {"0:1--3", "more than one '-'"},
+      {"0:1,,2", "empty CU ID"},
+      {":1", "has no GPU ID"},
+      {"0:1x5", "does not start with 0x"},
+      {"0:0xfg", "not a hex digit"},
+      // Accepted by ROCr: IDs above the CU count are dropped silently, not an error.
+      {"0:0-200", nullptr},
+      {"0:1000000", nullptr},
+      {" 0 : 1 - 3 ; 1 : 0XFF ", nullptr},
+      {"0:0xff;", nullptr},
+      {"0:-3", nullptr},  // ROCr reads the empty start as 0: the range 0-3
+      {"0:+3", nullptr},
+      {"0:0x00000000ff", nullptr},
+      {"", nullptr},
+  };
+  for (const Case& c : cases) {
+    const auto problem = check_environment_value("HSA_CU_MASK", c.value, Platform::kAmd);
+    if (c.says == nullptr) {
+      EXPECT_FALSE(problem.has_value()) << "'" << c.value << "': " << problem.value_or("");
+      continue;
+    }
+    ASSERT_TRUE(problem.has_value()) << "'" << c.value << "' must be reported";
+    EXPECT_NE(problem->find(c.says), std::string::npos) << *problem;
+    EXPECT_NE(problem->find("ROCr silently ignores that set and every later one"),
+              std::string::npos)
+        << *problem;
+  }
+}
+
+TEST(Environment, RuntimeVersionsDecodeAndOrder) {
+  using hip_lessons::runtime_version_from;
+  using hip_lessons::RuntimeVersion;
+  // HIP 5.2.3 reports 50221153 (hip_version.h: 5 * 10^7 + 2 * 10^5 + 21153); CUDA 13.0 13000.
+  EXPECT_EQ(runtime_version_from(50221153, Platform::kAmd), (RuntimeVersion{5, 2}));
+  EXPECT_EQ(runtime_version_from(71100000, Platform::kAmd), (RuntimeVersion{7, 11}));
+  EXPECT_EQ(runtime_version_from(100200000, Platform::kAmd), (RuntimeVersion{10, 2}));
+  EXPECT_EQ(runtime_version_from(13000, Platform::kNvidia), (RuntimeVersion{13, 0}));
+  EXPECT_EQ(runtime_version_from(12040, Platform::kNvidia), (RuntimeVersion{12, 4}));
+  EXPECT_TRUE((RuntimeVersion{7, 2}) < (RuntimeVersion{7, 11}));
+  EXPECT_TRUE((RuntimeVersion{7, 14}) < (RuntimeVersion{10, 0}));
+  EXPECT_FALSE((RuntimeVersion{5, 5}) < (RuntimeVersion{5, 5}));
+  EXPECT_EQ(hip_lessons::runtime_name({5, 2}, Platform::kAmd), "HIP 5.2");
+  EXPECT_EQ(hip_lessons::runtime_name({13, 0}, Platform::kNvidia), "CUDA 13.0");
 }
 
 TEST(EnvironmentWarnings, NameTheMalformedSettingAndWhoReadsIt) {
@@ -151,6 +259,17 @@ TEST(EnvironmentWarnings, AValidSettingOfTheOtherPlatformIsReportedAsIgnored) {
             std::string::npos)
       << nvidia[0];
   EXPECT_NE(nvidia[0].find("CUDA_VISIBLE_DEVICES does that here"), std::string::npos);
+}
+
+TEST(EnvironmentWarnings, AnEmptyDeviceListIsJudgedForTheRuntimeGiven) {
+  const ScopedVariable cuda("CUDA_VISIBLE_DEVICES", "");
+  EXPECT_TRUE(warnings_about("CUDA_VISIBLE_DEVICES", Platform::kAmd, {{5, 2}}).empty());
+  const auto hip62 = warnings_about("CUDA_VISIBLE_DEVICES", Platform::kAmd, {{6, 2}});
+  ASSERT_EQ(hip62.size(), 1u);
+  EXPECT_NE(hip62[0].find("CUDA_VISIBLE_DEVICES='': is set but empty, which hides every GPU"),
+            std::string::npos)
+      << hip62[0];
+  EXPECT_NE(hip62[0].find("in HIP 6.2"), std::string::npos) << hip62[0];
 }
 
 TEST(EnvironmentWarnings, BuildTimeVariablesAndValidSettingsStayQuiet) {

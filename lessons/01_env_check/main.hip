@@ -3,7 +3,8 @@
 ///
 /// The story (the README's Application flow has the same numbers; every mode runs all of it):
 ///  1. What this binary was built for, and which runtime and driver it finds.
-///  2. The environment variables that change scheduling, each value checked.
+///  2. What this runtime release does with each scheduling knob, and the environment
+///     variables that change them, each value checked the way this release reads it.
 ///  3. The device nodes the runtime opens, and whether this user may open them.
 ///  4. The devices: with none, why not; with some, the properties later lessons depend on.
 ///  5. A smoke kernel on random inputs, its poisoned output checked element by element.
@@ -17,6 +18,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,6 +28,7 @@
 #include "hip_lessons/hip_check.hpp"
 #include "hip_lessons/lesson.hpp"
 #include "hip_lessons/validation.hpp"
+#include "runtime_behaviour.hpp"
 
 namespace hl = hip_lessons;
 
@@ -37,7 +40,8 @@ struct Finding {
 };
 
 // 1. The runtime is what the program links; the driver is the kernel-side stack under it.
-void report_versions(hl::Report& report) {
+//    Returns the runtime release (unknown when the query fails): step 2 depends on it.
+std::optional<hl::RuntimeVersion> report_versions(hl::Report& report) {
   int runtime = 0, driver = 0;
   const hipError_t runtime_status = hipRuntimeGetVersion(&runtime);
   const hipError_t driver_status = hipDriverGetVersion(&driver);
@@ -60,17 +64,33 @@ void report_versions(hl::Report& report) {
   report.table(table);
   report.fact("runtime_version", runtime_status == hipSuccess ? hl::Cell(runtime) : hl::Cell());
   report.fact("driver_version", driver_status == hipSuccess ? hl::Cell(driver) : hl::Cell());
+  if (runtime_status != hipSuccess) return std::nullopt;
+  return hl::runtime_version_from(runtime, hl::build_platform());
 }
 
-// 2. The runtime never complains about a malformed value, so every one that is set is checked.
-void report_environment(hl::Report& report, std::vector<Finding>& findings) {
+// 2. What a knob does, and its default, changed between releases (docs/runtime_behaviour.tsv,
+//    compiled in), so this release's rows are printed. The runtime never complains about a
+//    malformed value, so every one that is set is checked, as this release reads it.
+void report_environment(hl::Report& report, std::optional<hl::RuntimeVersion> runtime,
+                        std::vector<Finding>& findings) {
+  if (runtime) {
+    const std::string release = hl::runtime_name(*runtime, hl::build_platform());
+    hl::ResultTable knobs("runtime_behaviour", "What " + release + " does with each knob",
+                          {{"knob"}, {"setting"}, {"in force"}, {"what it does"}});
+    for (const auto& k : lesson01::knobs_in_force(hl::build_platform(), *runtime)) {
+      knobs.row({k.knob, k.setting, k.value, k.effect});
+    }
+    report.table(knobs);
+  }
+  report.note("every release: docs/pages/runtime_behaviour.md");
   hl::ResultTable table("environment", "Environment variables that change scheduling",
                         {{"variable"}, {"value"}, {"platform"}, {"what it changes"}, {"status"}});
   for (const hl::EnvironmentVariable& variable : hl::scheduling_variables()) {
     const char* value = std::getenv(variable.name.c_str());
     std::string status = hl::format("unset (default {})", variable.default_value);
     if (value != nullptr) {
-      const auto problem = hl::check_environment_value(variable.name, value);
+      const auto problem =
+          hl::check_environment_value(variable.name, value, hl::build_platform(), runtime);
       status = problem ? "INVALID: " + *problem : "valid";
       if (problem) {
         findings.push_back({hl::format("{}={}: {}", variable.name, value, *problem),
@@ -152,10 +172,28 @@ int report_device_nodes(hl::Report& report, std::vector<Finding>& findings) {
   return present;
 }
 
-int attribute(hipDeviceAttribute_t which, int device) {
+// An attribute this runtime does not know is "unknown", not an error (HIP before 6.0 answers
+// AsyncEngineCount with hipErrorInvalidValue); the error is cleared so no later check sees it.
+hl::Cell attribute(hipDeviceAttribute_t which, int device, double per_unit = 1) {
   int value = 0;
-  HIP_CHECK(hipDeviceGetAttribute(&value, which, device));
-  return value;
+  const hipError_t status = hipDeviceGetAttribute(&value, which, device);
+  if (status != hipSuccess) {
+    (void)hipGetLastError();
+    return hl::format("unknown ({})", hipGetErrorName(status));
+  }
+  return per_unit == 1 ? hl::Cell(value) : hl::Cell(value / per_unit);
+}
+
+// hipDeviceAttributeNumberOfXccs exists from HIP 7.0: whether the headers have it is found out
+// at compile time (as device_clock.hpp does for the wall clock rate).
+template <class Attribute>
+constexpr auto xcc_count_attribute(int)
+    -> decltype(Attribute::hipDeviceAttributeNumberOfXccs, std::optional<Attribute>()) {
+  return Attribute::hipDeviceAttributeNumberOfXccs;
+}
+template <class Attribute>
+constexpr std::optional<Attribute> xcc_count_attribute(long) {
+  return std::nullopt;
 }
 
 // What later lessons size work by (clocks are attributes: CUDA 13 dropped them from the struct).
@@ -179,14 +217,21 @@ void report_device(hl::Report& report, int index) {
             "more per block means fewer blocks per " + cu})
       .row({"L2 cache", p.l2CacheSize / 1048576.0, "MiB", "data smaller than this is cache-bound"})
       .row({"memory", p.totalGlobalMem / 1073741824.0, "GiB", ""})
-      .row({"clock (peak)", attribute(hipDeviceAttributeClockRate, index) / 1e3, "MHz", ""})
-      .row({"memory clock (peak)", attribute(hipDeviceAttributeMemoryClockRate, index) / 1e3, "MHz",
+      .row({"clock (peak)", attribute(hipDeviceAttributeClockRate, index, 1e3), "MHz", ""})
+      .row({"memory clock (peak)", attribute(hipDeviceAttributeMemoryClockRate, index, 1e3), "MHz",
             "with the bus width, gives peak bandwidth"})
       .row({"memory bus width", attribute(hipDeviceAttributeMemoryBusWidth, index), "bits", ""})
-      .row({"concurrent kernels", attribute(hipDeviceAttributeConcurrentKernels, index) != 0, "",
+      .row({"concurrent kernels", p.concurrentKernels != 0, "",
             "kernels from different streams may overlap"})
       .row({"async copy engines", attribute(hipDeviceAttributeAsyncEngineCount, index), "",
-            "copies that overlap kernels (AMD's HIP reports a fixed 8)"});
+            "copies that overlap kernels (AMD's HIP 6.0+ reports a fixed 8)"});
+#if defined(__HIP_PLATFORM_AMD__)
+  const auto xcc = xcc_count_attribute<hipDeviceAttribute_t>(0);
+  table.row({"compute dies (XCCs)", xcc ? attribute(*xcc, index) : "unknown (HIP before 7.0)", "",
+             "in this compute partition"});
+#else
+  table.row({"compute dies (XCCs)", "not applicable (NVIDIA)", "", ""});
+#endif
   report.table(table);
   report.fact(hl::format("device{}", index), p.name);
 }
@@ -293,8 +338,8 @@ int main(int argc, char** argv) {
 
   const auto story = [&](hl::Report& report) {
     std::vector<Finding> findings;
-    report_versions(report);                                                         // 1.
-    report_environment(report, findings);                                            // 2.
+    const auto runtime = report_versions(report);                                    // 1.
+    report_environment(report, runtime, findings);                                   // 2.
     const int nodes = report_device_nodes(report, findings);                         // 3.
     const int gpus = report_devices(report, nodes, cli.options().device, findings);  // 4.
     if (gpus > 0) run_smoke_kernel(report, cli.options(), findings);                 // 5.

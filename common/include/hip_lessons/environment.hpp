@@ -3,7 +3,10 @@
 ///
 /// These variables are read once, when the runtime starts, so a typo silently does nothing
 /// (or hides every GPU). Lesson 01 prints each with what it does and whether its value is
-/// valid; later lessons use the same rules.
+/// valid; later lessons use the same rules. Some rules changed between runtime releases (what
+/// an empty device list means changed in ROCm 5.5): the checks take the runtime version when
+/// the caller knows it (lesson 01 asks hipRuntimeGetVersion) and otherwise say what each
+/// release does. docs/runtime_behaviour.tsv lists every such knob by version.
 #pragma once
 
 #include <optional>
@@ -13,6 +16,27 @@
 #include "hip_lessons/platform.hpp"
 
 namespace hip_lessons {
+
+/// A runtime release as major.minor: HIP on AMD (which has the ROCm release's number), the
+/// CUDA runtime on NVIDIA. The third part is dropped on purpose: HIP's is a build number
+/// (HIP 5.2.3 reports 5.2.21153), so releases such as 7.2.0 and 7.2.1 cannot be told apart.
+struct RuntimeVersion {
+  int major = 0;
+  int minor = 0;
+};
+
+/// Orders versions: 5.4 < 5.5 < 7.2 < 7.11 < 10.0.
+bool operator<(RuntimeVersion a, RuntimeVersion b);
+/// Same major and minor.
+bool operator==(RuntimeVersion a, RuntimeVersion b);
+
+/// Decodes what hipRuntimeGetVersion writes on a \p platform build: on AMD HIP_VERSION,
+/// major * 10^7 + minor * 10^5 + build (50221153 is 5.2); on NVIDIA the CUDA runtime's
+/// major * 1000 + minor * 10 (13000 is 13.0).
+RuntimeVersion runtime_version_from(int encoded, Platform platform);
+
+/// "HIP 5.2" or "CUDA 13.0".
+std::string runtime_name(RuntimeVersion version, Platform platform);
 
 /// What the project knows about one scheduling-related environment variable.
 struct EnvironmentVariable {
@@ -50,30 +74,45 @@ int hardware_queue_count(Platform platform = build_platform());
 /// The variables lesson 01 reports, in the order it prints them.
 const std::vector<EnvironmentVariable>& scheduling_variables();
 
-/// Checks \p value for variable \p name as the runtime of a \p platform build reads it.
-/// Returns nothing when valid, else the problem in one sentence: what is wrong and what the
-/// runtime makes of it (the rules are the runtime's, not stricter ones): GPU_MAX_HW_QUEUES is
-/// read with atoi() ("abc" is 0, "8x" is 8) and has no upper bound; ROC_GLOBAL_CU_MASK is hex
-/// with or without 0x, and HIP drops a mask that enables no CU; HSA_CU_MASK takes 0x0 and
-/// repeated IDs; HSA_ENABLE_SDMA and HSA_ENABLE_INTERRUPT know only 0 and 1. Unknown names
-/// are always valid.
-std::optional<std::string> check_environment_value(const std::string& name,
-                                                   const std::string& value,
-                                                   Platform platform = build_platform());
+/// Checks \p value for variable \p name as the runtime of a \p platform build reads it, in
+/// release \p runtime when known (else the problem says what each release does). Returns
+/// nothing when valid, else the problem in one sentence: what is wrong and what the runtime
+/// makes of it (the rules are the runtime's, not stricter ones):
+///   - GPU_MAX_HW_QUEUES is read with atoi() ("abc" is 0, "8x" is 8) and has no upper bound;
+///     0 shares one queue per priority level from HIP 5.5, and gives no queue up to 5.4.
+///   - HIP_VISIBLE_DEVICES or CUDA_VISIBLE_DEVICES set but empty hides every GPU from HIP 5.5
+///     on (as it always did in CUDA) and counts as unset in HIP 5.4 and earlier; an empty
+///     ROCR_VISIBLE_DEVICES exposes no GPU.
+///   - ROC_GLOBAL_CU_MASK is hex with or without 0x; HIP drops a mask that enables no CU.
+///   - HSA_CU_MASK: exactly the sets ROCr rejects, which it does silently, ignoring that set
+///     and every later one: a set that is not GPUs:CUs, an ID that is not decimal, a reversed
+///     range, a mask with no CU (0x0), a repeated or overlapping GPU or CU ID, and a GPU named
+///     in two sets. IDs above the GPU's CU count are dropped by ROCr, not an error: this check
+///     does not know the CU count and takes every ID as existing.
+///   - HSA_ENABLE_SDMA and HSA_ENABLE_INTERRUPT know only 0 and 1.
+///
+/// Unknown names are always valid.
+std::optional<std::string> check_environment_value(
+    const std::string& name, const std::string& value, Platform platform = build_platform(),
+    std::optional<RuntimeVersion> runtime = std::nullopt);
 
 /// One line for every run-time scheduling variable that is set in this process's environment
-/// and is either malformed or ignored by a \p platform build, e.g.
-/// "GPU_MAX_HW_QUEUES='abc': 'abc' is not an integer; HIP reads it with atoi() as 0: ...".
-/// Empty when all is well.
-/// run_lesson() prints these as warnings before a lesson starts.
-std::vector<std::string> environment_warnings(Platform platform = build_platform());
+/// and is either malformed or ignored by a \p platform build (in release \p runtime when
+/// known), e.g. "GPU_MAX_HW_QUEUES='abc': 'abc' is not an integer; HIP reads it with atoi()
+/// as 0: ...". Empty when all is well.
+/// run_lesson() prints these as warnings before a lesson starts; it has no HIP runtime to ask
+/// for the version, so its warnings name both rules where the release matters.
+std::vector<std::string> environment_warnings(Platform platform = build_platform(),
+                                              std::optional<RuntimeVersion> runtime = std::nullopt);
 
 /// "NAME='value'" for each device-selection variable (HIP_, ROCR_, CUDA_VISIBLE_DEVICES) that
 /// is set and read by a \p platform build: the first suspects when the runtime finds no GPU.
 std::vector<std::string> device_selection_settings(Platform platform = build_platform());
 
-/// Parses an ID list such as "0,2-4,7" (ROCm's CU and GPU lists) into sorted, unique IDs.
-/// Throws UsageError naming the text on a syntax error, a reversed range, or an ID >= limit.
+/// Parses an ID list such as "0,2-4,7" (the syntax of ROCm's CU and GPU lists) into sorted,
+/// unique IDs. Stricter than ROCr, for command-line options: throws UsageError naming the text
+/// on a syntax error, a reversed range, or an ID >= limit, and merges repeated IDs (which ROCr
+/// rejects in HSA_CU_MASK).
 std::vector<int> parse_id_list(const std::string& text, int limit);
 
 }  // namespace hip_lessons
