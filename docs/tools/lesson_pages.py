@@ -22,6 +22,9 @@ import textwrap
 
 SNIPPET = re.compile(r"<!-- snippet: (\S+) (\S+) -->\n```[a-z+]*\n(.*?)```\n", re.S)
 LESSON_LINK = re.compile(r"\]\(\.\./(\d\d)_[a-z0-9_]+/README\.md\)")
+# A README links a docs page as ../../docs/pages/<name>.md (so it reads on GitHub); on the site
+# that is the page's Doxygen id, which is its file name.
+DOCS_PAGE_LINK = re.compile(r"\]\(\.\./\.\./docs/pages/([a-z_]+)\.md\)")
 
 
 # The lessons print within 100 columns (hl::kTextWidth), so their output reads in a terminal
@@ -115,6 +118,7 @@ def generate(lessons, out):
         title, _, body = text.partition("\n")
         body = SNIPPET.sub(lambda m: f"\\snippet {m.group(1)} {m.group(2)}\n", body)
         body = LESSON_LINK.sub(lambda m: f"](@ref lesson{m.group(1)})", body)
+        body = DOCS_PAGE_LINK.sub(lambda m: f"](@ref {m.group(1)})", body)
         page = f"{title} {{#lesson{number}}}\n{body}"
         (out / f"lesson{number}.md").write_text(page)
 
