@@ -1,16 +1,7 @@
 /// \file lessons/07_batch_launch/kernels.hpp
-/// \brief The segmented vector add of lesson 07, done five ways, and how each is launched.
-///
-/// A batch is `count` independent segments c = a + b of `n` elements each. The same device
-/// routine (add_elements) does the arithmetic in every method; the methods differ only in how
-/// the work reaches the GPU: one launch per segment, a graph of those launches, one fused
-/// launch over all segments, a persistent kernel that pulls segments from a queue, or one
-/// cooperative launch whose blocks meet at grid-wide barriers. (The module API's launches of
-/// the same per-segment kernel, from a code object loaded at run time: module_launch.hpp.)
-/// Shared by the lesson driver (main.hip) and its benchmarks (bench.hip), through batch.hpp.
-/// The per-segment and persistent kernels take an hl::BlockTrace (block_trace.hpp): empty in
-/// the timed runs, a recorder's slice where step 6 records on which unit and when each block
-/// ran.
+/// \brief Lesson 07's batch of small vector adds, its kernels (all doing segment.hpp's arithmetic,
+/// differing only in how the work reaches the GPU), and the launch helpers main.hip and
+/// bench.hip share. hl::BlockTrace arguments are empty when timed, a TracedRun's slice in step 4.
 #pragma once
 
 #include <hip/hip_runtime.h>
@@ -21,34 +12,79 @@
 #endif
 
 #include <algorithm>
-#include <cstddef>
-#include <utility>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <system_error>
 #include <vector>
 
-#include "hip_lessons/block_trace.hpp"
+#include "hip_lessons/buffers.hpp"
+#include "hip_lessons/device.hpp"
+#include "hip_lessons/format.hpp"
 #include "hip_lessons/hip_check.hpp"
+#include "hip_lessons/stats.hpp"
+#include "hip_lessons/step_result.hpp"
+#include "hip_lessons/traced_run.hpp"
 #include "segment.hpp"
 
 namespace batch {
 
 namespace hl = hip_lessons;
 
+/// `count` segments of `n` elements: seeded random inputs, the host reference a + b, the output,
+/// the segment table that the one-launch kernels read, and the persistent kernel's queue head.
+struct Batch {
+  unsigned int count;
+  std::size_t n;
+  std::vector<float> expected;
+  hl::DeviceBuffer<float> a, b, c;
+  std::vector<Segment> segments;
+  hl::DeviceBuffer<Segment> table;
+  hl::DeviceBuffer<unsigned int> counter;
+
+  Batch(unsigned int segment_count, std::size_t elements, std::uint64_t seed)
+      : count(segment_count),
+        n(elements),
+        expected(total()),
+        a(total()),
+        b(total()),
+        c(total()),
+        segments(segment_count),
+        table(segment_count),
+        counter(1) {
+    std::vector<float> ha(total()), hb(total());
+    hl::fill_uniform(ha, seed);
+    hl::fill_uniform(hb, seed + 1);
+    for (std::size_t i = 0; i < total(); ++i) expected[i] = ha[i] + hb[i];
+    a.upload(ha);
+    b.upload(hb);
+    for (unsigned int k = 0; k < count; ++k) {
+      const std::size_t offset = static_cast<std::size_t>(k) * n;
+      segments[k] = Segment{a.data() + offset, b.data() + offset, c.data() + offset, n};
+    }
+    table.upload(segments);
+  }
+  std::size_t total() const { return static_cast<std::size_t>(count) * n; }
+  std::string shape() const { return hl::format("{} x {}", count, n); }
+};
+
 /// A kernel that does nothing: what is left is the cost of launching it.
 __global__ void empty_kernel() {}
 
-//! [per_segment]
-// Method 1 (and, captured, method 2): one launch per segment.
+// One launch per segment (and, captured, one graph node per segment).
 __global__ void add_segment(Segment s, hl::BlockTrace trace) {
   hl::BlockTimer timer(trace);
   add_elements(s, static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x,
                static_cast<std::size_t>(gridDim.x) * blockDim.x);
   timer.stop();
 }
-//! [per_segment]
 
-//! [fused]
-// Method 3: one launch for the whole batch. Block v of the batch works on segment
-// v / blocks_per_segment; the loop over v lets a grid smaller than the batch cover it.
+// One launch for the whole batch. Block v of the batch works on segment v / blocks_per_segment;
+// the loop over v lets a grid smaller than the batch cover it.
 __global__ void add_segments_fused(const Segment* segments, unsigned int count,
                                    unsigned int blocks_per_segment) {
   const std::size_t batch_blocks = static_cast<std::size_t>(count) * blocks_per_segment;
@@ -58,23 +94,15 @@ __global__ void add_segments_fused(const Segment* segments, unsigned int count,
                  (v % blocks_per_segment) * blockDim.x + threadIdx.x, segment_stride);
   }
 }
-//! [fused]
 
-/// Where the persistent kernel notes, per segment, which block took it (owner) and how many
-/// times it was taken (claims): step 6 checks that every segment was taken exactly once. Null
-/// in the timed runs.
-struct SegmentOwners {
-  unsigned int* owner = nullptr;
-  unsigned int* claims = nullptr;
-};
-
+// A grid that fits on the device at once stays resident and takes work items from a queue in
+// device memory (an atomic counter) until it is empty: one launch, and the blocks balance the
+// work among themselves. Non-null `owner` and `claims` note, per segment, the block that took
+// it and how many times it was taken (step 4 checks the queue; null when timed).
 //! [persistent]
-// Method 4: a grid that fits on the device at once stays resident and takes work items from a
-// queue in device memory (an atomic counter) until it is empty: one launch, and the blocks
-// balance the work among themselves.
 __global__ void add_segments_persistent(const Segment* segments, unsigned int count,
                                         unsigned int* next_item, hl::BlockTrace trace,
-                                        SegmentOwners owners) {
+                                        unsigned int* owner, unsigned int* claims) {
   hl::BlockTimer timer(trace);
   __shared__ unsigned int item;
   for (;;) {
@@ -83,9 +111,9 @@ __global__ void add_segments_persistent(const Segment* segments, unsigned int co
     const unsigned int k = item;
     __syncthreads();        // every thread has read `item` before thread 0 takes the next one
     if (k >= count) break;  // the same k for the whole block: all threads leave together
-    if (owners.claims != nullptr && threadIdx.x == 0) {
-      atomicAdd(&owners.claims[k], 1u);
-      owners.owner[k] = blockIdx.x;
+    if (claims != nullptr && threadIdx.x == 0) {
+      atomicAdd(&claims[k], 1u);
+      owner[k] = blockIdx.x;
     }
     add_elements(segments[k], threadIdx.x, blockDim.x);
   }
@@ -93,13 +121,11 @@ __global__ void add_segments_persistent(const Segment* segments, unsigned int co
 }
 //! [persistent]
 
+// One cooperative launch walks the batch in rounds of gridDim.x segments. grid.sync() ends each
+// round: no block starts the next before every block has finished this one, as a kernel
+// boundary would between dependent launches. A block waiting at the barrier holds its place on
+// the GPU, so the barrier completes only if every block of the grid is resident at once.
 //! [cooperative]
-// Method 6: one cooperative launch walks the batch in rounds of gridDim.x segments, block b
-// taking segment round x gridDim.x + b. grid.sync() ends each round: no block starts the next
-// round before every block has finished this one, which is what a kernel boundary gives
-// dependent launches, here without going back to the host. A block waiting at the barrier
-// holds its place on the GPU, so the barrier can only complete if every block of the grid is
-// resident at once: that is what hipLaunchCooperativeKernel checks before it launches.
 __global__ void add_segments_cooperative(const Segment* segments, unsigned int count) {
   cooperative_groups::grid_group grid = cooperative_groups::this_grid();
   for (unsigned int first = 0; first < count; first += gridDim.x) {
@@ -110,31 +136,22 @@ __global__ void add_segments_cooperative(const Segment* segments, unsigned int c
 }
 //! [cooperative]
 
-/// Method 1: one launch per segment, each checked. With a \p recorder, each launch records its
-/// blocks in a slice of its own (captured into a graph, each node keeps its slice).
+/// One launch per segment. With a \p run, each launch records its blocks in a slice of its own
+/// (captured into a graph, each node keeps the slice it was captured with).
 inline void launch_individually(const std::vector<Segment>& segments, unsigned int block,
-                                hipStream_t stream, hl::BlockTraceRecorder* recorder = nullptr) {
+                                hipStream_t stream, hl::TracedRun* run = nullptr) {
   for (const Segment& s : segments) {
     const unsigned int blocks = blocks_for(s.n, block);
     const hl::BlockTrace trace =
-        recorder != nullptr ? recorder->reserve("add_segment", blocks, 0) : hl::BlockTrace{};
+        run != nullptr ? run->reserve("add_segment", blocks, 0) : hl::BlockTrace{};
     hipLaunchKernelGGL(add_segment, dim3(blocks), dim3(block), 0, stream, s, trace);
     HIP_CHECK_LAUNCH();
   }
 }
 
 #if defined(__HIP_PLATFORM_AMD__)
-//! [ext_launch]
-// hip/hip_ext.h (AMD only):
-//   hipExtLaunchKernelGGL(kernel, grid, block, sharedMemBytes, stream,
-//                         startEvent, stopEvent, flags, args...)
-// One launch, like hipLaunchKernelGGL: there is no launch count. flags = hipExtAnyOrderLaunch
-// makes the runtime clear the barrier bit of this kernel's AQL packet, so the packet processor
-// need not wait for the previous packet of the queue to finish. hip_ext.h notes (on
-// hipExtModuleLaunchKernel) that the flag "is not supported on AMD GFX9xx boards": Vega and the
-// CDNA Instinct GPUs (MI100, MI200, MI300). The runtime clears the bit there too, but nothing
-// promises an overlap, so the lesson measures what it gives.
-// The template drops hipExtLaunchKernel's return value; errors come from hipGetLastError.
+// One hipExtLaunchKernelGGL per segment: hipLaunchKernelGGL plus optional start/stop events and
+// flags (no launch count); hipExtAnyOrderLaunch clears the barrier bit of the AQL packet.
 inline void launch_individually_ext(const std::vector<Segment>& segments, unsigned int block,
                                     hipStream_t stream, unsigned int flags) {
   for (const Segment& s : segments) {
@@ -143,125 +160,196 @@ inline void launch_individually_ext(const std::vector<Segment>& segments, unsign
     HIP_CHECK_LAUNCH();
   }
 }
-//! [ext_launch]
 #endif
 
-/// Largest grid of the fused launch; a bigger batch is covered by the kernel's loop.
-constexpr unsigned int kMaxFusedGrid = 1u << 20;
-
-/// Method 3: one launch over the \p count segments of \p table (device memory), each of at
-/// most \p segment_elements elements.
+/// One launch over the \p count segments of \p table (device memory), each of at most
+/// \p segment_elements elements; above 2^20 blocks the kernel's loop covers the rest.
 inline void launch_fused(const Segment* table, unsigned int count, std::size_t segment_elements,
                          unsigned int block, hipStream_t stream) {
   const unsigned int per_segment = blocks_for(segment_elements, block);
   const std::size_t batch_blocks = static_cast<std::size_t>(count) * per_segment;
-  const auto grid = static_cast<unsigned int>(std::min<std::size_t>(batch_blocks, kMaxFusedGrid));
+  const auto grid = static_cast<unsigned int>(std::min<std::size_t>(batch_blocks, 1u << 20));
   hipLaunchKernelGGL(add_segments_fused, dim3(grid), dim3(block), 0, stream, table, count,
                      per_segment);
   HIP_CHECK_LAUNCH();
 }
 
-/// The persistent grid: as many blocks as the device keeps resident at once (lesson 04).
-inline unsigned int persistent_grid(unsigned int block, int compute_units) {
-  int per_cu = 0;
-  HIP_CHECK(hipOccupancyMaxActiveBlocksPerMultiprocessor(
-      &per_cu, reinterpret_cast<const void*>(add_segments_persistent), static_cast<int>(block), 0));
-  return static_cast<unsigned int>(std::max(per_cu, 1) * compute_units);
+/// How every batch of a run is launched: the block, and the grids of the persistent and the
+/// cooperative kernel (0: no cooperative launch here), each the blocks the device keeps resident
+/// at once (lesson 04's occupancy x compute units), the most hipLaunchCooperativeKernel takes.
+struct Geometry {
+  unsigned int block, persistent_grid, cooperative_grid;
+  int compute_units;
+};
+inline Geometry geometry_for(const hl::Device& device, unsigned int block) {
+  const auto resident = [&](const void* kernel) {
+    int per_cu = 0;
+    HIP_CHECK(hipOccupancyMaxActiveBlocksPerMultiprocessor(&per_cu, kernel, block, 0));
+    return static_cast<unsigned int>(per_cu * device.compute_units());
+  };
+  int cooperative = 0;
+  HIP_CHECK(hipDeviceGetAttribute(&cooperative, hipDeviceAttributeCooperativeLaunch, device.index));
+  return {block, resident(reinterpret_cast<const void*>(add_segments_persistent)),
+          cooperative == 0 ? 0 : resident(reinterpret_cast<const void*>(add_segments_cooperative)),
+          device.compute_units()};
 }
 
-/// Method 4: empty the queue (reset the counter), then one persistent launch; a non-empty
-/// \p trace records its blocks, non-null \p owners which block took each segment.
+/// Empties the queue (resets its head), then one persistent launch; a non-empty \p trace
+/// records its blocks, non-null \p owner and \p claims which block took each segment.
 inline void launch_persistent(const Segment* table, unsigned int count, unsigned int* counter,
                               unsigned int grid, unsigned int block, hipStream_t stream,
-                              hl::BlockTrace trace = {}, SegmentOwners owners = {}) {
+                              hl::BlockTrace trace = {}, unsigned int* owner = nullptr,
+                              unsigned int* claims = nullptr) {
   HIP_CHECK(hipMemsetAsync(counter, 0, sizeof(unsigned int), stream));
   hipLaunchKernelGGL(add_segments_persistent, dim3(grid), dim3(block), 0, stream, table, count,
-                     counter, trace, owners);
+                     counter, trace, owner, claims);
   HIP_CHECK_LAUNCH();
 }
 
-//! [cooperative_launch]
-/// The largest cooperative grid: blocks resident at once per compute unit (lesson 04's
-/// occupancy) times compute units, the limit that hipLaunchCooperativeKernel enforces. 0 when
-/// the device has no cooperative launch (hipDeviceAttributeCooperativeLaunch).
-inline unsigned int cooperative_grid(int device, unsigned int block, int compute_units) {
-  int supported = 0;
-  HIP_CHECK(hipDeviceGetAttribute(&supported, hipDeviceAttributeCooperativeLaunch, device));
-  if (supported == 0) return 0;
-  int per_cu = 0;
-  HIP_CHECK(hipOccupancyMaxActiveBlocksPerMultiprocessor(
-      &per_cu, reinterpret_cast<const void*>(add_segments_cooperative), static_cast<int>(block),
-      0));
-  return static_cast<unsigned int>(per_cu * compute_units);
-}
-
-/// Method 6 with a \p grid of the caller's choice. The arguments go by address, one pointer
-/// per kernel parameter. Returns the launch's error instead of throwing it: a grid larger than
-/// cooperative_grid() is refused with hipErrorCooperativeLaunchTooLarge, and nothing runs.
+/// The cooperative kernel on a \p grid of the caller's choice. The arguments go by address, one
+/// pointer per kernel parameter. Returns the launch's error instead of throwing it: a grid
+/// larger than Geometry::cooperative_grid is refused with hipErrorCooperativeLaunchTooLarge.
 inline hipError_t launch_cooperative(const Segment* table, unsigned int count, unsigned int grid,
                                      unsigned int block, hipStream_t stream) {
   void* arguments[] = {&table, &count};
   return hipLaunchCooperativeKernel(reinterpret_cast<const void*>(add_segments_cooperative),
                                     dim3(grid), dim3(block), arguments, 0, stream);
 }
-//! [cooperative_launch]
 
-/// An instantiated graph and the graph it came from; destroyed with its owner. Move-only.
-class Graph {
- public:
-  Graph() = default;
-  ~Graph() { release(); }
-  Graph(Graph&& other) noexcept
-      : graph_(std::exchange(other.graph_, nullptr)), exec_(std::exchange(other.exec_, nullptr)) {}
-  Graph& operator=(Graph&& other) noexcept {
-    if (this != &other) {
-      release();
-      graph_ = std::exchange(other.graph_, nullptr);
-      exec_ = std::exchange(other.exec_, nullptr);
-    }
-    return *this;
+/// A stream's work as an instantiated graph. Between hipStreamBeginCapture and
+/// hipStreamEndCapture what \p enqueue puts on \p stream is recorded, not run (launches on one
+/// stream become a chain of kernel nodes); hipGraphInstantiate validates and prepares the whole
+/// graph once, so that each replay is one hipGraphLaunch.
+struct Graph {
+  hipGraph_t graph = nullptr;
+  hipGraphExec_t exec = nullptr;
+
+  //! [capture]
+  template <class Work>
+  Graph(hipStream_t stream, Work&& enqueue) {
+    HIP_CHECK(hipStreamBeginCapture(stream, hipStreamCaptureModeGlobal));
+    enqueue();
+    HIP_CHECK(hipStreamEndCapture(stream, &graph));
+    HIP_CHECK(hipGraphInstantiate(&exec, graph, nullptr, nullptr, 0));
+  }
+  //! [capture]
+  ~Graph() {
+    (void)hipGraphExecDestroy(exec);
+    (void)hipGraphDestroy(graph);
   }
   Graph(const Graph&) = delete;
   Graph& operator=(const Graph&) = delete;
-
-  //! [capture]
-  /// Records what \p enqueue puts on \p stream (nothing runs), then instantiates it: the
-  /// runtime validates and prepares the whole batch once, so each replay is one call.
-  template <class Work>
-  static Graph capture(hipStream_t stream, Work&& enqueue) {
-    Graph g;
-    HIP_CHECK(hipStreamBeginCapture(stream, hipStreamCaptureModeGlobal));
-    try {
-      enqueue();
-    } catch (...) {
-      hipGraph_t partial = nullptr;  // leave the stream usable, then report the first error
-      (void)hipStreamEndCapture(stream, &partial);
-      if (partial != nullptr) (void)hipGraphDestroy(partial);
-      throw;
-    }
-    HIP_CHECK(hipStreamEndCapture(stream, &g.graph_));
-    char log[256] = {};
-    hipGraphNode_t error_node = nullptr;
-    HIP_CHECK(hipGraphInstantiate(&g.exec_, g.graph_, &error_node, log, sizeof log));
-    return g;
-  }
-  //! [capture]
-
-  /// Replays the whole batch on \p stream with one call.
-  void launch(hipStream_t stream) const { HIP_CHECK(hipGraphLaunch(exec_, stream)); }
-
-  hipGraph_t graph() const noexcept { return graph_; }
-  hipGraphExec_t exec() const noexcept { return exec_; }
-
- private:
-  void release() noexcept {
-    if (exec_ != nullptr) (void)hipGraphExecDestroy(exec_);
-    if (graph_ != nullptr) (void)hipGraphDestroy(graph_);
-    exec_ = nullptr;
-    graph_ = nullptr;
-  }
-  hipGraph_t graph_ = nullptr;
-  hipGraphExec_t exec_ = nullptr;
 };
+
+/// One way to launch a batch: its name in the tables, its host API calls per batch (0: one per
+/// segment), and what it enqueues; without `enqueue`, the reason this build or device has none.
+struct Method {
+  std::string name;
+  unsigned int host_calls;
+  std::function<void()> enqueue;
+  std::string unavailable = "";
+};
+
+/// Every way the lesson launches batch \p b on \p stream, individual launches (the baseline of
+/// every ratio) first and the graph \p replay of them second; the module launches take
+/// \p module_add_segment, a kernel of the loaded code object.
+inline std::vector<Method> every_way(const Batch& b, const Geometry& g, hipStream_t stream,
+                                     const Graph& replay, hipFunction_t module_add_segment) {
+  const std::function<void()> cooperative = [=, &b] {
+    HIP_CHECK(launch_cooperative(b.table.data(), b.count, g.cooperative_grid, g.block, stream));
+  };
+  std::vector<Method> methods = {
+      {"individual launches", 0, [=, &b] { launch_individually(b.segments, g.block, stream); }},
+      {"graph replay", 1, [=, &replay] { HIP_CHECK(hipGraphLaunch(replay.exec, stream)); }},
+      {"one fused kernel", 1,
+       [=, &b] { launch_fused(b.table.data(), b.count, b.n, g.block, stream); }},
+      {"persistent kernel + queue", 2,  // a memset of the queue head, then the launch
+       [=, &b] {
+         launch_persistent(b.table.data(), b.count, b.counter.data(), g.persistent_grid, g.block,
+                           stream);
+       }},
+      {"individual hipModuleLaunchKernel", 0,
+       [=, &b] {
+         for (Segment s : b.segments) {
+           void* arguments[] = {&s};  // one pointer per kernel parameter
+           HIP_CHECK(hipModuleLaunchKernel(module_add_segment, blocks_for(s.n, g.block), 1, 1,
+                                           g.block, 1, 1, 0, stream, arguments, nullptr));
+         }
+       }},
+      {"cooperative kernel, grid.sync", 1, g.cooperative_grid > 0 ? cooperative : nullptr,
+       "this device has no cooperative launch (hipDeviceAttributeCooperativeLaunch)"}};
+#if defined(__HIP_PLATFORM_AMD__)
+  methods.push_back({"hipExtLaunchKernelGGL", 0,
+                     [=, &b] { launch_individually_ext(b.segments, g.block, stream, 0); }});
+  methods.push_back({"hipExtLaunchKernelGGL, hipExtAnyOrderLaunch", 0, [=, &b] {
+                       launch_individually_ext(b.segments, g.block, stream, hipExtAnyOrderLaunch);
+                     }});
+#else
+  methods.push_back({"hipExtLaunchKernelGGL", 0, nullptr,
+                     "AMD-only (hip/hip_ext.h); CUDA has no launch with attached start/stop "
+                     "events or an any-order flag"});
+#endif
+  return methods;
+}
+
+// Every byte 0xFF is a NaN, which no sum equals: an element a method never wrote cannot pass.
+inline void poison_output(const Batch& b, hipStream_t stream) {
+  HIP_CHECK(hipMemsetAsync(b.c.data(), 0xFF, b.total() * sizeof(float), stream));
+}
+
+/// Every element of the first \p segments segments against \p expected (the stream is done); a
+/// failure names the first wrong segment: a skipped queue item or a misdirected graph node.
+inline void check_segments(hl::StepResult& step, const std::string& name, const Batch& b,
+                           const std::vector<float>& expected, unsigned int segments) {
+  const std::size_t count = static_cast<std::size_t>(segments) * b.n;
+  std::vector<float> c(count);
+  HIP_CHECK(hipMemcpy(c.data(), b.c.data(), count * sizeof(float), hipMemcpyDeviceToHost));
+  const std::optional<hl::Mismatch> wrong = hl::first_mismatch(expected.data(), c.data(), count);
+  step.check(name, !wrong,
+             wrong ? hl::format("segment {}: {}", wrong->index / b.n, hl::describe(*wrong, count))
+                   : hl::format("{} segments, {} elements match", segments, count));
+}
+
+/// The rule of the persistent kernel's queue: each segment taken by exactly one block of the
+/// \p grid. \p owner (0xFFFFFFFF: none) and \p claims are what the kernel noted per segment.
+inline void check_queue(hl::StepResult& step, const std::vector<unsigned int>& owner,
+                        const std::vector<unsigned int>& claims, unsigned int grid) {
+  std::size_t k = 0;  // the first segment taken 0 or 2+ times, or by no block of the grid
+  while (k < owner.size() && claims[k] == 1 && owner[k] < grid) ++k;
+  step.check(hl::format("persistent kernel: every segment taken by exactly one block ({} segments, "
+                        "grid {})",
+                        owner.size(), grid),
+             k == owner.size(),
+             k == owner.size()
+                 ? hl::format("each segment taken once; {} of the {} blocks took work",
+                              std::set<unsigned int>(owner.begin(), owner.end()).size(), grid)
+                 : hl::format("segment {} taken {} time(s), owner {}", k, claims[k], owner[k]));
+}
+
+// TODO(common): the gaps between a Schedule's launches belong beside Schedule::launch_spans().
+/// The median time from one kernel's last block to the next kernel's first block.
+inline std::optional<double> median_gap_us(const hl::Schedule& schedule) {
+  std::vector<double> gaps;
+  const hl::Interval* previous = nullptr;
+  for (const auto& [launch, span] : schedule.launch_spans()) {
+    if (previous != nullptr) gaps.push_back(span.start - previous->end);
+    previous = &span;
+  }
+  if (gaps.empty()) return std::nullopt;
+  return hl::summarize(std::move(gaps)).median;
+}
+
+/// The code object that the build makes from module_kernels.hip (a fatbin on NVIDIA, an AMDGPU
+/// code object on AMD): beside the binary, else where the build wrote it.
+inline std::string module_path() {
+  const std::filesystem::path built = HIP_LESSONS_07_MODULE;
+  std::error_code ignored;
+  const std::filesystem::path beside =
+      std::filesystem::read_symlink("/proc/self/exe", ignored).parent_path() / built.filename();
+  if (std::filesystem::exists(beside, ignored)) return beside.string();
+  if (std::filesystem::exists(built, ignored)) return built.string();
+  throw std::runtime_error("the code object " + built.string() +
+                           " is missing: rebuild the lesson, or copy it beside the binary");
+}
 
 }  // namespace batch

@@ -1,5 +1,5 @@
 /// \file lessons/07_batch_launch/segment.hpp
-/// \brief One segment of lesson 07's batch and the arithmetic every method shares.
+/// \brief One segment of lesson 07's batch and the arithmetic every launch method shares.
 ///
 /// Included by the lesson's kernels (kernels.hpp) and by the code object that the module API
 /// loads at run time (module_kernels.hip), so both compute exactly the same thing.
@@ -11,22 +11,19 @@
 
 namespace batch {
 
-/// One unit of work: c[i] = a[i] + b[i] for i < n. Passed by value to the per-segment kernel,
-/// and stored in a device-side table for the fused and persistent kernels, so segments may
-/// live anywhere and have any length.
+/// One unit of work: c[i] = a[i] + b[i] for i < n. Passed by value to the per-segment kernels
+/// and stored in a device-side table for the one-launch kernels, so segments may live anywhere
+/// and have any length.
 struct Segment {
-  const float* a;
-  const float* b;
+  const float *a, *b;
   float* c;
   std::size_t n;
 };
 
-//! [add_elements]
 // The arithmetic all methods share: this thread's elements of one segment, `stride` apart.
 __device__ inline void add_elements(const Segment& s, std::size_t first, std::size_t stride) {
   for (std::size_t i = first; i < s.n; i += stride) s.c[i] = s.a[i] + s.b[i];
 }
-//! [add_elements]
 
 /// Blocks that give each of \p items its own thread.
 inline unsigned int blocks_for(std::size_t items, unsigned int block) {
