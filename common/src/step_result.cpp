@@ -3,8 +3,10 @@
 namespace hip_lessons {
 
 StepResult::Entry& StepResult::add(Kind kind, std::string name) {
-  entries_.push_back(Entry{kind, std::move(name)});
-  return entries_.back();
+  Entry& entry = entries_.emplace_back();
+  entry.kind = kind;
+  entry.name = std::move(name);
+  return entry;
 }
 
 StepResult& StepResult::note(std::string text) {

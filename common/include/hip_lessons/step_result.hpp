@@ -40,7 +40,7 @@ class StepResult {
 
   /// One entry; which fields are used depends on its kind.
   struct Entry {
-    Kind kind;
+    Kind kind = Kind::kNote;
     std::string name;    ///< the check, fact or measurement name; a note's text
     std::string detail;  ///< a check's detail, a skip's reason
     bool passed = false;
