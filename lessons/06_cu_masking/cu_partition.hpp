@@ -244,7 +244,6 @@ inline std::string block_text(const hl::TracedBlock& b) {
                     b.launch, b.unit, b.start_us, b.end_us);
 }
 
-//! [unit_rules]
 // What a partition's block trace must show. Green contexts say how many SMs they got, not
 // which, and AMD's __smid() is a hardware id that several CUs can share, not a mask bit, so the
 // rules count ids: a partition of k units ran on at most k (on AMD a count of ids is a lower
@@ -293,6 +292,5 @@ inline void check_disjoint(hl::StepResult& step, const hl::Schedule& schedule,
   const auto shared = first_block_on_shared_unit(schedule);
   step.check(name, !shared, shared ? "first block on a shared unit: " + block_text(*shared) : "");
 }
-//! [unit_rules]
 
 }  // namespace cu_masking

@@ -160,28 +160,28 @@ inline PartitionRules partition_rules(const hl::Device& device) {
           "hipExtStreamCreateWithCUMask: " + layout.rule};
 }
 
-//! [amd_cu_mask_stream]
 /// A stream on the compute units whose bits are set in \p bits. The size passed counts 32-bit
 /// words, not bits; HIP ignores words past the device's units.
 inline Partition masked_stream(const hl::Device& device, const MaskLayout& layout,
                                const CuMask& bits) {
   const auto mask = bits.words((device.compute_units() * layout.bits_per_unit + 31) / 32);
   Partition partition;
+  //! [amd_cu_mask_stream]
   HIP_CHECK(hipExtStreamCreateWithCUMask(&partition.stream, static_cast<std::uint32_t>(mask.size()),
                                          mask.data()));
-  partition.requested = partition.units = std::max(1, bits.count() / layout.bits_per_unit);
-  partition.placement = "mask bits " + bits.ids();
-  partition.bits = bits;
   // HIP's record of the stream's mask; not always what its queue got (readback_caveat()).
   std::vector<std::uint32_t> got(kMaxMaskUnits / 32, 0u);
   HIP_CHECK(
       hipExtStreamGetCUMask(partition.stream, static_cast<std::uint32_t>(got.size()), got.data()));
+  //! [amd_cu_mask_stream]
+  partition.requested = partition.units = std::max(1, bits.count() / layout.bits_per_unit);
+  partition.placement = "mask bits " + bits.ids();
+  partition.bits = bits;
   partition.read_back = CuMask::from_words(got);
   partition.readback_caveat =
       readback_caveat(layout, std::getenv("ROC_GLOBAL_CU_MASK"), std::getenv("HSA_CU_MASK"));
   return partition;
 }
-//! [amd_cu_mask_stream]
 
 /// \p groups disjoint partitions of \p each units from CU 0 on, and with \p with_rest one on
 /// the rest. Throws UsageError when they do not fit.
@@ -261,7 +261,6 @@ inline PartitionRules partition_rules(const hl::Device& device) {
           "green contexts (cuDevSmResourceSplitByCount)"};
 }
 
-//! [nvidia_green_context_streams]
 /// \p groups disjoint partitions of at least \p each SMs, and with \p with_rest one on the
 /// SMs left over. The driver picks the SMs and rounds each count up to its minimum and
 /// alignment. Throws UsageError when fewer groups fit.
@@ -275,18 +274,27 @@ inline std::vector<Partition> partition_device(const hl::Device& device, int gro
   CUdevResource whole = device_sms(device.index, &dev), rest{};
   std::vector<CUdevResource> sms(static_cast<std::size_t>(groups));
   unsigned int made = static_cast<unsigned int>(groups);
+  //! [nvidia_split]
   CU_CHECK(cuDevSmResourceSplitByCount(sms.data(), &made, &whole, &rest, 0,
                                        static_cast<unsigned int>(each)));
-  if (made < sms.size()) throw hl::UsageError("the SMs do not split into that many partitions");
+  //! [nvidia_split]
+  if (made < sms.size()) {
+    throw hl::UsageError(
+        hl::format("{} partition(s) of {} SMs do not fit: the driver, which "
+                   "rounds each up to its minimum and alignment, made {}",
+                   groups, each, made));
+  }
   if (with_rest && rest.type == CU_DEV_RESOURCE_TYPE_SM && rest.sm.smCount > 0) sms.push_back(rest);
   std::vector<Partition> partitions(sms.size());
   for (std::size_t i = 0; i < sms.size(); ++i) {
+    //! [nvidia_green_context_streams]
     CUdevResourceDesc desc = nullptr;
     CU_CHECK(cuDevResourceGenerateDesc(&desc, &sms[i], 1));
     CUgreenCtx green = nullptr;  // CU_GREEN_CTX_DEFAULT_STREAM is required
     CU_CHECK(cuGreenCtxCreate(&green, desc, dev, CU_GREEN_CTX_DEFAULT_STREAM));
     CUstream stream = nullptr;  // must be non-blocking; 0 is the default priority
     CU_CHECK(cuGreenCtxStreamCreate(&stream, green, CU_STREAM_NON_BLOCKING, 0));
+    //! [nvidia_green_context_streams]
     partitions[i].stream = stream;  // a CUstream is a hipStream_t here: HIP launches take it
     partitions[i].green_context = green;
     partitions[i].requested = partitions[i].units = static_cast<int>(sms[i].sm.smCount);
@@ -307,7 +315,6 @@ inline void destroy(Partition& partition) {
   CU_CHECK(cuStreamDestroy(partition.stream));
   CU_CHECK(cuGreenCtxDestroy(static_cast<CUgreenCtx>(partition.green_context)));
 }
-//! [nvidia_green_context_streams]
 #else
 inline PartitionRules partition_rules(const hl::Device&) {
   throw hl::SkipError(hl::format(

@@ -19,7 +19,6 @@ namespace hl = hip_lessons;
 using namespace cu_masking;
 
 namespace {
-//! [round]
 // One round: b's kernels, then `head_start_us` later (b holds the units by then) a's, each
 // between two events on its own stream. Returns {a's, b's} milliseconds. With `run` it is
 // traced, a as trace stream 0 and b as 1.
@@ -49,7 +48,6 @@ std::array<double, 2> run_round(const Workload& work, const Load& a, const Load&
   }
   return {ms[0], ms[1]};
 }
-//! [round]
 
 // One round traced as `name`, over outputs poisoned on their own streams (every float a NaN:
 // an element never written cannot match). A load in a partition must compute its expected
@@ -79,13 +77,11 @@ hl::StepResult make_partitions(const hl::Device& device, int k, const std::optio
                                std::vector<Partition>& made) {
   const PartitionRules rules = checked_partition_rules(device, k);
   if (mask) made.push_back(partition_on_mask(device, *mask));
-  //! [partition_usage]
   // One partition of each size; the platform may round the size up (Partition::units).
   for (const int size : {k, 2 * k, 4 * k}) {
     if (expected_grant(rules, size) > rules.units) continue;
-    made.push_back(partition_device(device, 1, size).at(0));  // named "8 SMs", "8 CUs"
+    made.push_back(partition_device(device, 1, size).at(0));  // named "8 SMs" or "8 CUs"
   }
-  //! [partition_usage]
   hl::StepResult step("1. Partitions: streams limited to some compute units");
   hl::ResultTable table(
       "partitions",
@@ -172,11 +168,9 @@ hl::StepResult measure_scaling(hl::Lesson& lesson, Workload& work,
 hl::StepResult measure_isolation(hl::Lesson& lesson, const hl::Device& device, const Workload& work,
                                  int k, int victim_kernels, const hl::SpeedCheck& isolated,
                                  const hl::SpeedCheck& shared, const std::string& scaling) {
-  //! [isolation_split]
   // k units for the victim, everything else for the neighbour: disjoint by construction.
   std::vector<Partition> split = partition_device(device, 1, k, /*with_rest=*/true);
   if (split.size() < 2) throw hl::UsageError("--partition leaves nothing for the neighbour");
-  //! [isolation_split]
   split[0].name = "victim partition";
   split[1].name = "neighbour partition";
   hipStream_t plain[2];
@@ -333,13 +327,15 @@ int main(int argc, char** argv) {
     std::optional<CuMask> mask;  // the text was checked when parsed
     if (!cu_mask_text.empty()) mask = parse_cu_mask("--cu-mask", cu_mask_text);
     const hl::Device device = hl::open_device(lesson.options.device);
+    std::vector<Partition>
+        partitions;  // bad partition options: exit 2 before the inputs are allocated
+    const int k = static_cast<int>(partition);
+    const hl::StepResult made = make_partitions(device, k, mask, partitions);
     // --check: an odd size catches a missing guard; 64 steps keep the host reference quick.
     const auto [n, steps] = hl::per_mode<std::pair<std::size_t, int>>(
         lesson.options, {lesson.options.size, static_cast<int>(iterations)}, {{65539, 64}})[0];
     Workload work(n, steps, lesson.options.seed);
-    std::vector<Partition> partitions;
-    const int k = static_cast<int>(partition);
-    lesson.report.step(make_partitions(device, k, mask, partitions));  // 1.
+    lesson.report.step(made);  // 1.
     const hl::StepResult scaling =
         measure_scaling(lesson, work, partitions, device.compute_units(), scaling_check);
     lesson.report.step(scaling);  // 2.
