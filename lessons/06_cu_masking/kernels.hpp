@@ -1,19 +1,29 @@
 /// \file lessons/06_cu_masking/kernels.hpp
-/// \brief The compute-bound kernel of lesson 06, its host reference, and how it is launched.
-///
-/// Shared by the lesson driver (main.hip) and its benchmarks (bench.hip). The kernel does
-/// almost no memory traffic: each thread reads one float, runs four independent chains of
-/// fused multiply-adds, and writes one float. Its time is set by how many compute units
-/// run it, which is what partitioning changes.
+/// \brief Lesson 06's compute-bound kernel, its host reference and launch, and the two stream
+/// makers: a stream whose kernels run on some compute units only, from a CU mask on AMD and
+/// from a green context on NVIDIA (partition_device()). Shared by main.hip and bench.hip.
 #pragma once
 
 #include <hip/hip_runtime.h>
 
+#include <array>
 #include <cmath>
 #include <cstddef>
+#include <cstdlib>
+#include <optional>
+#include <string>
 #include <vector>
 
+#include "cu_partition.hpp"
 #include "hip_lessons/block_trace.hpp"
+#include "hip_lessons/buffers.hpp"
+#include "hip_lessons/device.hpp"
+#include "hip_lessons/hip_check.hpp"
+#include "hip_lessons/timing.hpp"
+#include "hip_lessons/validation.hpp"
+#if !defined(__HIP_PLATFORM_AMD__)
+#include <cudaTypedefs.h>  // cuda.h, and the PFN_ types of the driver entry points
+#endif
 
 namespace cu_masking {
 
@@ -25,10 +35,11 @@ constexpr float kScale = 0.999f;
 constexpr float kOffset = 0.0005f;
 
 //! [fma_chains]
-/// out[i] = the sum of four chains of `iterations` steps x <- fma(x, kScale, kOffset)
-/// started at in[i] + 0, 0.25, 0.5, 0.75. Four independent chains keep the FMA units busy.
-/// A traced launch (non-empty \p trace) records each block's unit (__smid()) and its start
-/// and end; every thread must reach timer.stop(), so the bounds check guards the work only.
+/// out[i] = the sum of four chains of `iterations` steps x <- fma(x, kScale, kOffset) started
+/// at in[i] + 0, 0.25, 0.5, 0.75: almost no memory traffic, so its time is set by how many
+/// compute units run it. A traced launch (non-empty \p trace) records each block's unit
+/// (__smid()), start and end; every thread must reach timer.stop(), so the bounds check
+/// guards the work only.
 __global__ void fma_chains(const float* in, float* out, std::size_t n, int iterations,
                            hip_lessons::BlockTrace trace) {
   hip_lessons::BlockTimer timer(trace);
@@ -51,20 +62,14 @@ __global__ void fma_chains(const float* in, float* out, std::size_t n, int itera
 }
 //! [fma_chains]
 
-/// The host reference of one element: the same operations in the same order. std::fma is
-/// the correctly rounded fused multiply-add, like fmaf on both GPUs.
+/// The host reference of one element: the same operations in the same order (std::fma is the
+/// correctly rounded fused multiply-add, like fmaf on both GPUs).
 inline float fma_chains_reference(float in, int iterations) {
-  float x0 = in;
-  float x1 = x0 + 0.25f;
-  float x2 = x0 + 0.5f;
-  float x3 = x0 + 0.75f;
+  float x[4] = {in, in + 0.25f, in + 0.5f, in + 0.75f};
   for (int k = 0; k < iterations; ++k) {
-    x0 = std::fma(x0, kScale, kOffset);
-    x1 = std::fma(x1, kScale, kOffset);
-    x2 = std::fma(x2, kScale, kOffset);
-    x3 = std::fma(x3, kScale, kOffset);
+    for (float& chain : x) chain = std::fma(chain, kScale, kOffset);
   }
-  return (x0 + x1) + (x2 + x3);
+  return (x[0] + x[1]) + (x[2] + x[3]);
 }
 
 /// Blocks needed for one thread per element.
@@ -72,12 +77,302 @@ inline unsigned int blocks_for(std::size_t n) {
   return static_cast<unsigned int>((n + kBlock - 1) / kBlock);
 }
 
-/// Launches fma_chains over n elements on \p stream, which may be a partitioned stream:
-/// nothing in the launch itself says where it runs. Timed launches pass no \p trace.
+/// Launches fma_chains over n elements on \p stream: nothing in the launch says where it runs;
+/// a partition's stream does. Timed launches pass no \p trace.
 inline void launch(const float* in, float* out, std::size_t n, int iterations, hipStream_t stream,
                    hip_lessons::BlockTrace trace = {}) {
   hipLaunchKernelGGL(fma_chains, dim3(blocks_for(n)), dim3(kBlock), 0, stream, in, out, n,
                      iterations, trace);
+  HIP_CHECK(hipGetLastError());
+}
+
+/// The kernel's random inputs in [-1, 1] on the device, and (once the whole device has run it)
+/// its output, which every partition must reproduce.
+struct Workload {
+  std::size_t n;
+  int iterations;
+  std::vector<float> input, expected;  // expected: the whole device's output, once checked
+  hl::DeviceBuffer<float> d_in;
+  std::optional<double> whole_device_ms;  // its time (nothing under --check)
+  Workload(std::size_t count, int steps, std::uint64_t seed)
+      : n(count), iterations(steps), input(count) {
+    // The input and up to three outputs, refused before anything is allocated.
+    hl::require_device_memory(4 * n * sizeof(float), hl::format("--size {}", n));
+    hl::fill_uniform(input, seed);
+    d_in = hl::DeviceBuffer<float>(n);
+    d_in.upload(input);  // waits: green-context streams do not wait for the null stream
+  }
+};
+
+// TODO(common): hl::RunOrTime times work enqueued on one stream; lesson 06 times two streams
+// at once by events it records itself (\p round returns both times). The medians of round()'s
+// two values over the timing plan, warm-up first; nothing under --check, which times nothing.
+template <class Round>
+std::array<std::optional<double>, 2> median_of_rounds(const hl::RunOrTime& runs, Round&& round) {
+  std::array<std::optional<double>, 2> medians;
+  std::vector<double> samples[2];
+  for (int r = 0; runs.plan() && r < runs.plan()->warmup + runs.plan()->repeats; ++r) {
+    const std::array<double, 2> ms = round();
+    for (int i = 0; r >= runs.plan()->warmup && i < 2; ++i) samples[i].push_back(ms[i]);
+  }
+  for (int i = 0; runs.plan() && i < 2; ++i) medians[i] = hl::summarize(samples[i]).median;
+  return medians;
+}
+
+/// Same operations in the same order on the device and in fma_chains_reference(), and fmaf is
+/// exactly rounded: results agree to the last bit; the tolerance only forgives a compiler that
+/// reorders the final sum.
+constexpr hl::Tolerance kTolerance{1e-6, 1e-6};
+
+/// The first of the \p n elements of the device array \p out that differs from \p expected.
+inline std::optional<hl::Mismatch> mismatch(const float* expected, const float* out,
+                                            std::size_t n) {
+  std::vector<float> got(n);
+  HIP_CHECK(hipMemcpy(got.data(), out, n * sizeof(float), hipMemcpyDeviceToHost));
+  return hl::first_mismatch(expected, got.data(), n, kTolerance);
+}
+
+/// A stream whose kernels run on `units` compute units only (as multiProcessorCount counts
+/// them); launches, events and waits on it are plain HIP. Made by partition_device() or
+/// partition_on_mask(), ended by destroy().
+struct Partition {
+  hipStream_t stream = nullptr;
+  int requested = 0, units = 0;
+  std::string name, placement;  // placement: the mask bits (AMD), "green context" (NVIDIA)
+  CuMask bits, read_back;       // AMD: the mask bits it was created with, and read back
+  std::optional<std::string> readback_caveat;  // AMD: why read_back may not be the truth
+  void* green_context = nullptr;               // NVIDIA: the green context that owns its SMs
+  bool user_mask = false;                      // --cu-mask's
+};
+
+#if defined(__HIP_PLATFORM_AMD__)
+/// What one mask bit is on this GPU under this HIP (cu_mask_layout()).
+inline MaskLayout device_mask_layout(const hl::Device& device) {
+  int hip_version = 0;
+  HIP_CHECK(hipRuntimeGetVersion(&hip_version));
+  return cu_mask_layout(device.props.gcnArchName, hip_version,
+                        hip_counts_wgps(std::getenv("GPU_ENABLE_WGP_MODE")));
+}
+
+inline PartitionRules partition_rules(const hl::Device& device) {
+  const MaskLayout layout = device_mask_layout(device);
+  return {device.compute_units(), layout.unit_granularity(), layout.unit_granularity(),
+          "hipExtStreamCreateWithCUMask: " + layout.rule};
+}
+
+/// A stream on the compute units whose bits are set in \p bits. The size passed counts 32-bit
+/// words, not bits; HIP ignores words past the device's units.
+inline Partition masked_stream(const hl::Device& device, const MaskLayout& layout,
+                               const CuMask& bits) {
+  const auto mask = bits.words((device.compute_units() * layout.bits_per_unit + 31) / 32);
+  Partition partition;
+  //! [amd_cu_mask_stream]
+  HIP_CHECK(hipExtStreamCreateWithCUMask(&partition.stream, static_cast<std::uint32_t>(mask.size()),
+                                         mask.data()));
+  // HIP's record of the stream's mask; not always what its queue got (readback_caveat()).
+  std::vector<std::uint32_t> got(kMaxMaskUnits / 32, 0u);
+  HIP_CHECK(
+      hipExtStreamGetCUMask(partition.stream, static_cast<std::uint32_t>(got.size()), got.data()));
+  //! [amd_cu_mask_stream]
+  partition.requested = partition.units = std::max(1, bits.count() / layout.bits_per_unit);
+  partition.placement = "mask bits " + bits.ids();
+  partition.bits = bits;
+  partition.read_back = CuMask::from_words(got);
+  partition.readback_caveat =
+      readback_caveat(layout, std::getenv("ROC_GLOBAL_CU_MASK"), std::getenv("HSA_CU_MASK"));
+  return partition;
+}
+
+/// \p groups disjoint partitions of \p each units from CU 0 on, and with \p with_rest one on
+/// the rest. Throws UsageError when they do not fit.
+inline std::vector<Partition> partition_device(const hl::Device& device, int groups, int each,
+                                               bool with_rest = false) {
+  const MaskLayout layout = device_mask_layout(device);
+  std::vector<CuMask> plan = plan_cu_masks(device.compute_units() * layout.bits_per_unit, groups,
+                                           each * layout.bits_per_unit, layout.bit_granularity);
+  if (!with_rest || plan.back().count() == 0) plan.pop_back();
+  std::vector<Partition> partitions;
+  for (const CuMask& bits : plan) partitions.push_back(masked_stream(device, layout, bits));
+  for (int g = 0; g < groups; ++g) {
+    partitions[g].requested = each;
+    partitions[g].name = hl::format("{} {}s", each, hl::kComputeUnitName);
+  }
+  return partitions;
+}
+
+inline void destroy(Partition& partition) {
+  HIP_CHECK(hipStreamSynchronize(partition.stream));  // never pull CUs from under a kernel
+  HIP_CHECK(hipStreamDestroy(partition.stream));
+}
+#elif CUDA_VERSION >= 12050 && CUDART_VERSION >= 12050
+#define CU_MASKING_GREEN_CONTEXTS 1
+/// Driver function \p name: nothing links libcuda, so the CUDA runtime hands it out by name at
+/// the CUDA 12.5 ABI (green contexts came in 12.4, their streams in 12.5).
+template <class Fn>
+Fn driver_call(const char* name) {
+  void* address = nullptr;
+  cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
+  const cudaError_t e =
+      cudaGetDriverEntryPointByVersion(name, &address, 12050, cudaEnableDefault, &found);
+  if (e != cudaSuccess || found != cudaDriverEntryPointSuccess) {
+    throw hl::SkipError(
+        hl::format("the CUDA driver has no {} at the CUDA 12.5 ABI ({}): green "
+                   "contexts need a 12.5 driver",
+                   name, cudaGetErrorName(e)));
+  }
+  return reinterpret_cast<Fn>(address);
+}
+/// A local `name` that calls the driver function of that name (type PFN_name_vVERSION from
+/// cudaTypedefs.h), so the calls below read as the driver API does.
+#define CU_MASKING_DRIVER_CALL(name, version) \
+  const auto name = ::cu_masking::driver_call<PFN_##name##_v##version>(#name)
+
+/// Throws HipError for a failed driver call, or SkipError for CUDA_ERROR_NOT_SUPPORTED (green
+/// contexts refused here, e.g. under MPS or vGPU). Use through CU_CHECK.
+inline void check_cu(CUresult result, const char* call, const char* file, int line) {
+  if (result == CUDA_SUCCESS) return;
+  CU_MASKING_DRIVER_CALL(cuGetErrorName, 6000);
+  const char* name = "CUDA_ERROR_UNKNOWN";
+  (void)cuGetErrorName(result, &name);
+  if (result == CUDA_ERROR_NOT_SUPPORTED) {
+    throw hl::SkipError(hl::format(
+        "{} reported {}: green contexts are not available on this GPU or set-up", call, name));
+  }
+  throw hl::HipError(call, file, line, name, "CUDA driver call failed", static_cast<int>(result));
+}
+#define CU_CHECK(call) ::cu_masking::check_cu((call), #call, __FILE__, __LINE__)
+
+/// All SMs of HIP device \p index as the driver's resource, which carries the split rules.
+inline CUdevResource device_sms(int index, CUdevice* device) {
+  CU_MASKING_DRIVER_CALL(cuDeviceGet, 2000);
+  CU_MASKING_DRIVER_CALL(cuDeviceGetDevResource, 12040);
+  CU_CHECK(cuDeviceGet(device, index));
+  CUdevResource whole{};
+  CU_CHECK(cuDeviceGetDevResource(*device, &whole, CU_DEV_RESOURCE_TYPE_SM));
+  return whole;
+}
+
+// cuda.h: partitions "have minimum SM count requirements, often rounding up and aligning".
+inline PartitionRules partition_rules(const hl::Device& device) {
+  CUdevice dev = 0;
+  const CUdevResource sms = device_sms(device.index, &dev);
+  return {static_cast<int>(sms.sm.smCount), static_cast<int>(sms.sm.minSmPartitionSize),
+          static_cast<int>(sms.sm.smCoscheduledAlignment),
+          "green contexts (cuDevSmResourceSplitByCount)"};
+}
+
+/// \p groups disjoint partitions of at least \p each SMs, and with \p with_rest one on the
+/// SMs left over. The driver picks the SMs and rounds each count up to its minimum and
+/// alignment. Throws UsageError when fewer groups fit.
+inline std::vector<Partition> partition_device(const hl::Device& device, int groups, int each,
+                                               bool with_rest = false) {
+  CU_MASKING_DRIVER_CALL(cuDevSmResourceSplitByCount, 12040);
+  CU_MASKING_DRIVER_CALL(cuDevResourceGenerateDesc, 12040);
+  CU_MASKING_DRIVER_CALL(cuGreenCtxCreate, 12040);
+  CU_MASKING_DRIVER_CALL(cuGreenCtxStreamCreate, 12050);
+  CUdevice dev = 0;
+  CUdevResource whole = device_sms(device.index, &dev), rest{};
+  std::vector<CUdevResource> sms(static_cast<std::size_t>(groups));
+  unsigned int made = static_cast<unsigned int>(groups);
+  //! [nvidia_split]
+  CU_CHECK(cuDevSmResourceSplitByCount(sms.data(), &made, &whole, &rest, 0,
+                                       static_cast<unsigned int>(each)));
+  //! [nvidia_split]
+  if (made < sms.size()) {
+    throw hl::UsageError(
+        hl::format("{} partition(s) of {} SMs do not fit: the driver, which "
+                   "rounds each up to its minimum and alignment, made {}",
+                   groups, each, made));
+  }
+  if (with_rest && rest.type == CU_DEV_RESOURCE_TYPE_SM && rest.sm.smCount > 0) sms.push_back(rest);
+  std::vector<Partition> partitions(sms.size());
+  for (std::size_t i = 0; i < sms.size(); ++i) {
+    //! [nvidia_green_context_streams]
+    CUdevResourceDesc desc = nullptr;
+    CU_CHECK(cuDevResourceGenerateDesc(&desc, &sms[i], 1));
+    CUgreenCtx green = nullptr;  // CU_GREEN_CTX_DEFAULT_STREAM is required
+    CU_CHECK(cuGreenCtxCreate(&green, desc, dev, CU_GREEN_CTX_DEFAULT_STREAM));
+    CUstream stream = nullptr;  // must be non-blocking; 0 is the default priority
+    CU_CHECK(cuGreenCtxStreamCreate(&stream, green, CU_STREAM_NON_BLOCKING, 0));
+    //! [nvidia_green_context_streams]
+    partitions[i].stream = stream;  // a CUstream is a hipStream_t here: HIP launches take it
+    partitions[i].green_context = green;
+    partitions[i].requested = partitions[i].units = static_cast<int>(sms[i].sm.smCount);
+    partitions[i].placement = "green context";
+  }
+  for (int g = 0; g < groups; ++g) {
+    partitions[g].requested = each;
+    partitions[g].name = hl::format("{} {}s", each, hl::kComputeUnitName);
+  }
+  return partitions;
+}
+
+/// The stream goes first: cuGreenCtxDestroy leaves a context's streams behind, unusable.
+inline void destroy(Partition& partition) {
+  CU_MASKING_DRIVER_CALL(cuStreamDestroy, 4000);
+  CU_MASKING_DRIVER_CALL(cuGreenCtxDestroy, 12040);
+  HIP_CHECK(hipStreamSynchronize(partition.stream));
+  CU_CHECK(cuStreamDestroy(partition.stream));
+  CU_CHECK(cuGreenCtxDestroy(static_cast<CUgreenCtx>(partition.green_context)));
+}
+#else
+inline PartitionRules partition_rules(const hl::Device&) {
+  throw hl::SkipError(hl::format(
+      "this build has no green contexts: they need CUDA 12.5 or newer headers (this one has {}.{})",
+      CUDA_VERSION / 1000, CUDA_VERSION % 1000 / 10));
+}
+inline std::vector<Partition> partition_device(const hl::Device&, int, int, bool = false) {
+  return {};
+}
+inline void destroy(Partition&) {}
+#endif
+
+/// What one stream runs in a round: `kernels` launches one after another into `out`, which must
+/// end up as `expected`, in partition `in` (nullptr: a plain stream, not checked).
+struct Load {
+  hipStream_t stream;
+  int kernels = 0;
+  std::size_t n = 0;
+  int iterations = 0;
+  float* out = nullptr;
+  const float* expected = nullptr;
+  const Partition* in = nullptr;
+};
+
+/// partition_rules(), after refusing (exit 2) a --partition \p k whose grant does not fit
+/// twice: steps 3 and 4 of the lesson run two disjoint partitions of k units.
+inline PartitionRules checked_partition_rules(const hl::Device& device, int k) {
+  const PartitionRules rules = partition_rules(device);
+  if (2 * expected_grant(rules, k) > rules.units) {
+    throw hl::UsageError(hl::format(
+        "--partition {} is granted as {} units here, and two partitions of that size must fit in "
+        "the device's {}; use at most {}",
+        k, expected_grant(rules, k), rules.units,
+        rules.units / 2 / rules.granularity * rules.granularity));
+  }
+  return rules;
+}
+
+/// A partition on the units of --cu-mask: on AMD exactly these mask bits; on NVIDIA as many
+/// SMs, picked by the driver. Throws UsageError when the mask does not fit the device.
+inline Partition partition_on_mask(const hl::Device& device, const CuMask& mask) {
+#if defined(__HIP_PLATFORM_AMD__)
+  const MaskLayout layout = device_mask_layout(device);
+#else
+  const MaskLayout layout;
+#endif
+  const int bits = device.compute_units() * layout.bits_per_unit;
+  if (const auto problem = cu_mask_problem(mask, bits, layout.bit_granularity)) {
+    throw hl::UsageError("--cu-mask " + mask.ids() + " cannot be used: " + *problem);
+  }
+#if defined(__HIP_PLATFORM_AMD__)
+  Partition partition = masked_stream(device, layout, mask);
+#else
+  Partition partition = partition_device(device, 1, mask.count()).at(0);
+#endif
+  partition.name = "--cu-mask " + mask.ids();
+  partition.user_mask = true;
+  return partition;
 }
 
 }  // namespace cu_masking

@@ -1,273 +1,294 @@
 /// \file lessons/06_cu_masking/main.hip
 /// \brief Lesson 06: run a stream on part of the GPU: CU masks on AMD, green contexts on NVIDIA.
 ///
-/// The article calls hipDeviceSetCuMask, which does not exist. The real mechanisms limit one
-/// stream, not the device: on AMD hipExtStreamCreateWithCUMask takes a bit mask of compute
-/// units; on NVIDIA the driver splits the SMs into green contexts, each with its own streams.
-/// cu_partition.hpp wraps both as "a stream limited to these compute units".
-///
-/// The story (the README's Application flow has the same numbers):
-///  1. Parse the options; a malformed --cu-mask or --partition is refused before the GPU.
-///  2. Open the device (on NVIDIA the driver's green-context entry points are fetched).
-///  3. The partition rules of this device; a --partition that does not fit twice is refused.
-///  4. Partitions of k, 2k and 4k units and --cu-mask's: what was asked, what was granted.
-///  5. Scaling: a compute-bound kernel on k of N units takes about N/k as long.
-///  6. Isolation: small kernels next to a "noisy neighbour" that floods the device wait for it
-///     on plain streams, and keep their solo latency when the two are in disjoint partitions.
-///  7. Side by side: two disjoint partitions at once each keep their solo speed.
-/// Each step checks every output (poisoned first) and, from a block trace, where each block ran:
-/// a partition of k units used at most k of them; NVIDIA: disjoint partitions, disjoint SMs.
-/// --check runs them on a small input checked on the host, untimed; the others at --size.
+/// hipDeviceSetCuMask does not exist: a CU mask (AMD) or a green context (NVIDIA) limits one
+/// stream (kernels.hpp makes both). Steps as in the README: 1. partitions asked and granted;
+/// 2. scaling; 3. a victim beside a noisy neighbour; 4. two partitions side by side.
 #include <hip/hip_runtime.h>
 
-#include <algorithm>
-#include <cmath>
+#include <chrono>
 #include <cstdint>
-#include <cstdlib>
-#include <optional>
-#include <string>
-#include <utility>
-#include <vector>
+#include <thread>
 
 #include "cu_partition.hpp"
 #include "hip_lessons/lesson.hpp"
-#include "workload.hpp"
+#include "hip_lessons/traced_run.hpp"
+#include "kernels.hpp"
 
 namespace hl = hip_lessons;
+using namespace cu_masking;
 
-namespace cu_masking {
 namespace {
-
-// What every step needs; the mode decides the sizes, and whether anything is timed.
-struct Run {
-  hl::Report& report;
-  const hl::Device& device;
-  PartitionRules rules;
-  Workload& work;
-  const hl::CommonOptions& options;
-  bool timed() const { return options.timed(); }
-  hl::TimingPlan plan() const { return {3, options.repeat}; }
-};
-
-// 3. What a partition may look like here. Isolation and the side-by-side run need two
-// disjoint partitions of k units, so a k that does not fit twice is refused (exit 2).
-PartitionRules describe_rules(hl::Report& report, const hl::Device& device, int k) {
-  const PartitionRules rules = checked_partition_rules(device, k);
-  report.note("The article's hipDeviceSetCuMask does not exist. Partitions are per stream:");
-  report.note(hl::format("  {}\n", kPartitionCalls));
-  hl::ResultTable table("partition_rules", "What a partition may look like here",
-                        {{"property"}, {"value"}});
-  table.row({"device", device.name()});
-  table.row({hl::format("{}s", hl::kComputeUnitName), rules.units});
-  table.row({"smallest partition", units_text(rules.min_units)});
-  table.row({"partition sizes are multiples of", units_text(rules.granularity)});
-  table.row({"mechanism", rules.mechanism});
-  for (const char* variable : kProcessWideSettings) {
-    const char* value = std::getenv(variable);
-    table.row({variable, value == nullptr ? "unset" : std::string(value) + kProcessWideEffect});
+// One round: b's kernels, then `head_start_us` later (b holds the units by then) a's, each
+// between two events on its own stream. Returns {a's, b's} milliseconds. With `run` it is
+// traced, a as trace stream 0 and b as 1.
+std::array<double, 2> run_round(const Workload& work, const Load& a, const Load& b,
+                                double head_start_us, hl::TracedRun* run = nullptr) {
+  hipEvent_t start[2], stop[2];
+  const auto issue = [&](const Load& load, int i) {
+    HIP_CHECK(hipEventCreate(&start[i]));
+    HIP_CHECK(hipEventCreate(&stop[i]));
+    HIP_CHECK(hipEventRecord(start[i], load.stream));
+    for (int k = 0; k < load.kernels; ++k) {
+      launch(work.d_in.data(), load.out, load.n, load.iterations, load.stream,
+             run ? run->reserve(load.in ? load.in->name : "plain stream", blocks_for(load.n), i)
+                 : hl::BlockTrace{});
+    }
+    HIP_CHECK(hipEventRecord(stop[i], load.stream));
+  };
+  issue(b, 1);
+  std::this_thread::sleep_for(std::chrono::duration<double, std::micro>(head_start_us));
+  issue(a, 0);
+  float ms[2] = {0.0f, 0.0f};
+  for (int i = 0; i < 2; ++i) {
+    HIP_CHECK(hipEventSynchronize(stop[i]));
+    HIP_CHECK(hipEventElapsedTime(&ms[i], start[i], stop[i]));
+    HIP_CHECK(hipEventDestroy(start[i]));
+    HIP_CHECK(hipEventDestroy(stop[i]));
   }
-  report.table(table);
-  report.fact("partition_min_units", rules.min_units);
-  report.fact("partition_granularity", rules.granularity);
-  return rules;
+  return {ms[0], ms[1]};
 }
 
-// A partition and the name the tables give it.
-struct Named {
-  std::string name;
-  CuPartitionStream stream;
-  bool from_mask = false;  // --cu-mask's: shown, not judged by the speed checks
-};
+// One round traced as `name`, over outputs poisoned on their own streams (every float a NaN:
+// an element never written cannot match). A load in a partition must compute its expected
+// output on at most the partition's units, and two partitions must share no unit.
+hl::Schedule traced_round(hl::StepResult& step, hl::Lesson& lesson, const std::string& name,
+                          const Workload& work, const Load& a, const Load& b,
+                          double head_start_us = 0.0) {
+  hl::TracedRun run(lesson.traces, name, a.kernels * blocks_for(a.n) + b.kernels * blocks_for(b.n));
+  for (const Load* load : {&a, &b}) {
+    HIP_CHECK(hipMemsetAsync(load->out, 0xFF, load->n * sizeof(float), load->stream));
+  }
+  run_round(work, a, b, head_start_us, &run);
+  const hl::Schedule schedule = run.finish();
+  for (const Load* load : {&a, &b}) {
+    if (load->in == nullptr) continue;
+    step.check_match(load->in->name + " computed correctly",
+                     mismatch(load->expected, load->out, load->n), load->n);
+    check_units(step, schedule, load == &a ? 0 : 1, load->in->name, load->in->units);
+  }
+  if (a.in && b.in) check_disjoint(step, schedule, a.in->name + " and " + b.in->name);
+  return schedule;
+}
 
-// 4. One partition of each size, and --cu-mask's, with what each was granted.
-std::vector<Named> make_partitions(hl::Report& report, const hl::Device& device,
-                                   const PartitionRules& rules, int k,
-                                   const std::optional<CuMask>& user_mask) {
-  std::vector<Named> made;
-  //! [partition_usage]
-  // One partition of each size; the platform may round the size up (granted_units).
+// 1. Partitions of k, 2k and 4k units and --cu-mask's, asked for and granted. A k whose grant
+// does not fit twice (steps 3 and 4 need two) or a mask beyond the device is refused (exit 2).
+hl::StepResult make_partitions(const hl::Device& device, int k, const std::optional<CuMask>& mask,
+                               std::vector<Partition>& made) {
+  const PartitionRules rules = checked_partition_rules(device, k);
+  if (mask) made.push_back(partition_on_mask(device, *mask));
+  // One partition of each size; the platform may round the size up (Partition::units).
   for (const int size : {k, 2 * k, 4 * k}) {
     if (expected_grant(rules, size) > rules.units) continue;
-    made.push_back({units_text(size), partition_device(device, 1, size).groups[0]});
+    made.push_back(partition_device(device, 1, size).at(0));  // named "8 SMs" or "8 CUs"
   }
-  //! [partition_usage]
-  if (user_mask) {
-    made.push_back({"--cu-mask " + user_mask->ids(), from_mask(device, *user_mask), true});
+  hl::StepResult step("1. Partitions: streams limited to some compute units");
+  hl::ResultTable table(
+      "partitions",
+      hl::format("Partitions by {}: at least {}, in multiples of {}; asked for and granted",
+                 rules.mechanism, rules.min_units, rules.granularity),
+      {"partition", "requested", "granted", "placement"});
+  for (const Partition& p : made) table.row({p.name, p.requested, p.units, p.placement});
+  step.fact("partition_min_units", rules.min_units)
+      .fact("partition_granularity", rules.granularity)
+      .fact("partition_mechanism", rules.mechanism)
+      .table(table);
+  for (const Partition& partition : made) {
+#if defined(__HIP_PLATFORM_AMD__)
+    const std::string check = partition.name + ": hipExtStreamGetCUMask reads back its mask";
+    const std::string says = "it says " + partition.read_back.ids();
+    if (partition.readback_caveat) step.skip(check, *partition.readback_caveat + "; " + says);
+    if (!partition.readback_caveat) step.check(check, partition.read_back == partition.bits, says);
+#else
+    step.check(partition.name + ": granted at least the request, at most the device",
+               partition.units >= partition.requested && partition.units <= rules.units);
+#endif
   }
-  hl::ResultTable table("partitions", "Partitions: what was asked, what was granted",
-                        {{"partition"}, {"requested"}, {"granted"}, {"placement"}});
-  for (const Named& p : made) {
-    table.row({p.name, p.stream.requested_units, p.stream.granted_units, p.stream.placement});
-  }
-  report.table(table);
-  for (const Named& p : made) check_grant(report, "partition " + p.name, p.stream, rules);
-  return made;
+  return step;
 }
 
-// 5. The kernel on the whole device, then on each partition, traced. The whole device's output
-// is checked against the host (every element in --check; 1024 of them at --size, where the host
-// would take minutes) and is the reference every partition must reproduce; each partition's
-// blocks must stay within its grant. Returns the whole device's time and the summary's figures.
-std::pair<double, std::string> measure_scaling(Run& run, const std::vector<Named>& partitions,
-                                               const hl::SpeedCheck& scaling_check) {
-  Workload& work = run.work;
-  hl::GpuStream whole;
-  hl::DeviceBuffer<float> out(work.n);
-  const unsigned blocks = blocks_for(work.n);
-  hl::BlockTraceRecorder recorder(std::size_t{blocks} * (partitions.size() + 1));
-  run_checked(run.report, "whole device", whole, work, work.n, work.iterations, out, nullptr,
-              recorder.reserve("whole device", blocks, 0));
-  adopt_reference(run.report, work, out, run.timed() ? std::max<std::size_t>(1, work.n / 1024) : 1);
-  for (std::size_t p = 0; p < partitions.size(); ++p) {  // trace stream p + 1
-    const std::string name = "partition " + partitions[p].name;
-    run_checked(run.report, name, partitions[p].stream, work, work.n, work.iterations, out,
-                work.reference.data(), recorder.reserve(name, blocks, static_cast<int>(p) + 1));
+// 2. The kernel on the whole device, checked against the host; then on each partition, traced,
+// which must reproduce that output on at most its units. Each is timed; the partitions end here.
+hl::StepResult measure_scaling(hl::Lesson& lesson, Workload& work,
+                               std::vector<Partition>& partitions, int units,
+                               const hl::SpeedCheck& tolerance) {
+  hl::StepResult step("2. Scaling: the kernel on k of N units takes N/k as long");
+  hipStream_t whole = nullptr;
+  HIP_CHECK(hipStreamCreateWithFlags(&whole, hipStreamNonBlocking));
+  float* out = nullptr;
+  HIP_CHECK(hipMalloc(&out, work.n * sizeof(float)));
+  HIP_CHECK(hipMemsetAsync(out, 0xFF, work.n * sizeof(float), whole));
+  launch(work.d_in.data(), out, work.n, work.iterations, whole);
+  HIP_CHECK(hipStreamSynchronize(whole));
+  work.expected.resize(work.n);
+  HIP_CHECK(hipMemcpy(work.expected.data(), out, work.n * sizeof(float), hipMemcpyDeviceToHost));
+  // About 2^23 chain steps on the host: every element at --check's size, 1024 at --size's.
+  const std::size_t stride = std::max<std::size_t>(1, work.n * work.iterations >> 23);
+  std::vector<float> host, device;
+  for (std::size_t i = 0; i < work.n; i += stride) {
+    host.push_back(fma_chains_reference(work.input[i], work.iterations));
+    device.push_back(work.expected[i]);
   }
-  const hl::Schedule schedule = recorder.schedule();
-  for (std::size_t p = 0; p < partitions.size(); ++p) {
-    check_units(run.report, schedule, static_cast<int>(p) + 1, "partition " + partitions[p].name,
-                partitions[p].stream.granted_units);
-  }
-  run.report.trace("whole device, then each partition", schedule);
-  if (!run.timed()) return {};
-  const double whole_ms = time_kernel(whole, work, work.n, out, run.plan());
+  step.check_match(hl::format("whole device vs host, {} of {} elements", host.size(), work.n),
+                   hl::first_mismatch(host, device, kTolerance), host.size());
+  const hl::RunOrTime runs(lesson.options);
+  work.whole_device_ms =
+      runs.on_stream(whole, [&] { launch(work.d_in.data(), out, work.n, work.iterations, whole); });
+  const std::vector<hl::Column> columns = {"partition",      "units",     {"median", "ms", 3},
+                                           "x whole device", "ideal N/k", "measured / ideal"};
+  hl::ResultTable table("scaling", "The kernel on the whole device and on k units", columns);
+  table.row({"whole device", units, work.whole_device_ms, 1.0, 1.0, 1.0});
+  std::vector<std::pair<hl::SpeedCheck, double>> speeds;  // shown under the table
   std::string summary;
-  const int units = run.rules.units;
-  hl::ResultTable table(
-      "scaling",
-      hl::format("Compute-bound kernel, {} threads x {} steps x 4 chains, on k of {}", work.n,
-                 work.iterations, units_text(units)),
-      {{"partition"},
-       {hl::format("{}s granted", hl::kComputeUnitName)},
-       {"median", "ms", 3},
-       {"x whole device"},
-       {"ideal N/k"},
-       {"measured / ideal"}});
-  table.row({"whole device", units, whole_ms, 1.0, 1.0, 1.0});
-  std::vector<std::pair<hl::SpeedCheck, double>> speeds;  // reported under the table
-  for (const Named& p : partitions) {
-    const int granted = p.stream.granted_units;
-    const double ms = time_kernel(p.stream, work, work.n, out, run.plan());
-    const double slowdown = ms / whole_ms;
-    const double ideal = static_cast<double>(units) / granted;
-    table.row({p.name, granted, ms, slowdown, ideal, slowdown / ideal});
-    run.report.measurement(hl::format("slowdown.{}_units", granted), slowdown);
-    if (p.from_mask) continue;
-    hl::SpeedCheck check = scaling_check;
-    check.name =
-        hl::format("|(time on {} / whole device) / (N/k = {:.2}) - 1|", units_text(granted), ideal);
-    speeds.emplace_back(check, std::abs(slowdown / ideal - 1.0));
-    summary += hl::format("{}{}/{} {}s {:.1}x (ideal {:.1})", summary.empty() ? "" : ", ", granted,
-                          units, hl::kComputeUnitName, slowdown, ideal);
+  for (Partition& p : partitions) {
+    const Load load{p.stream, 1, work.n, work.iterations, out, work.expected.data(), &p};
+    const Load idle{p.stream, 0, work.n, 0, out};  // nothing on the second stream
+    traced_round(step, lesson, p.name, work, load, idle);
+    const auto ms = median_of_rounds(runs, [&] { return run_round(work, load, idle, 0.0); })[0];
+    const std::optional<double> slowdown = hl::ratio(ms, work.whole_device_ms);
+    const double ideal = static_cast<double>(units) / p.units;
+    table.row({p.name, p.units, ms, slowdown, ideal, hl::ratio(slowdown, ideal)});
+    step.measurement(hl::format("slowdown.{}_units", p.units), slowdown);
+    destroy(p);
+    if (p.user_mask || !slowdown) continue;  // --cu-mask's is shown, not judged
+    speeds.emplace_back(tolerance, std::abs(*slowdown / ideal - 1.0));
+    speeds.back().first.name = "|(time on " + p.name + " / whole device) / (N/k) - 1|";
+    summary += hl::format("{}{} of {} {:.1}x (ideal {:.1})", summary.empty() ? "" : ", ", p.name,
+                          units, *slowdown, ideal);
   }
-  run.report.table(table);
-  run.report.measurement("whole_device_ms", whole_ms);
-  for (const auto& [check, ratio] : speeds) run.report.speed(check, ratio);
-  return {whole_ms, summary};
+  HIP_CHECK(hipFree(out));
+  HIP_CHECK(hipStreamDestroy(whole));
+  step.table(table).measurement("whole_device_ms", work.whole_device_ms);
+  for (const auto& [check, ratio] : speeds) step.speed(check, ratio);
+  return step.summary(summary);
 }
 
-// 6. Small kernels next to a noisy neighbour: on plain streams the neighbour holds every unit
-// and the victim waits; in disjoint partitions the victim keeps its solo latency. A traced
-// round of each draws it and checks the partitions' units. Returns the victim's slowdown
-// {partitioned, not partitioned}.
-std::pair<double, double> measure_isolation(Run& run, int k, int victim_kernels, double whole_ms,
-                                            const hl::SpeedCheck& isolated_check,
-                                            const hl::SpeedCheck& shared_check) {
-  //! [isolation_split]
+// 3. A victim's small kernels beside a noisy neighbour wait for it on plain streams and keep
+// their solo latency in disjoint partitions. A traced round of each is drawn and checked.
+hl::StepResult measure_isolation(hl::Lesson& lesson, const hl::Device& device, const Workload& work,
+                                 int k, int victim_kernels, const hl::SpeedCheck& isolated,
+                                 const hl::SpeedCheck& shared, const std::string& scaling) {
   // k units for the victim, everything else for the neighbour: disjoint by construction.
-  DevicePartition split = partition_device(run.device, 1, k, /*with_rest=*/true);
-  if (!split.rest) {
-    throw hl::UsageError(hl::format("--partition {} leaves nothing for the neighbour", k));
+  std::vector<Partition> split = partition_device(device, 1, k, /*with_rest=*/true);
+  if (split.size() < 2) throw hl::UsageError("--partition leaves nothing for the neighbour");
+  split[0].name = "victim partition";
+  split[1].name = "neighbour partition";
+  hipStream_t plain[2];
+  for (hipStream_t& s : plain) HIP_CHECK(hipStreamCreateWithFlags(&s, hipStreamNonBlocking));
+  // Short kernels: two blocks per unit of the victim's partition, a quarter of the steps.
+  const std::size_t n = std::min<std::size_t>(work.n, 2 * kBlock * split[0].units);
+  const int steps = std::max(1, work.iterations / 4);
+  std::vector<float> expected(n);
+  for (std::size_t i = 0; i < n; ++i) expected[i] = fma_chains_reference(work.input[i], steps);
+  float *victim_out = nullptr, *neighbour_out = nullptr;
+  HIP_CHECK(hipMalloc(&victim_out, n * sizeof(float)));
+  HIP_CHECK(hipMalloc(&neighbour_out, work.n * sizeof(float)));
+  // [0] on plain streams, [1] in the partitions; the neighbour idles until given its runs.
+  const hipStream_t partitioned[2] = {split[0].stream, split[1].stream};
+  Load victim[2], neighbour[2];
+  for (int p = 0; p < 2; ++p) {
+    const hipStream_t* streams = p ? partitioned : plain;
+    const Partition* in = p ? split.data() : nullptr;
+    victim[p] = {streams[0], victim_kernels, n, steps, victim_out, expected.data(), in};
+    neighbour[p] = {streams[1], 0, work.n, work.iterations, neighbour_out, work.expected.data()};
+    neighbour[p].in = in ? in + 1 : nullptr;
   }
-  const CuPartitionStream& victim_partition = split.groups[0];
-  const CuPartitionStream& neighbour_partition = *split.rest;
-  //! [isolation_split]
-  const Workload& work = run.work;
-  // Two blocks per unit of the victim's partition, a quarter of the steps: short kernels.
-  const std::size_t n = std::min<std::size_t>(work.n, 2 * kBlock * victim_partition.granted_units);
-  Victim victim{n, std::max(1, work.iterations / 4), victim_kernels, hl::DeviceBuffer<float>(n)};
-  hl::DeviceBuffer<float> neighbour_out(work.n);
-  run_checked(run.report, "victim partition", victim_partition, work, n, victim.iterations,
-              victim.out, work.host_reference(n, victim.iterations).data());
-  run_checked(run.report, "neighbour partition (the rest)", neighbour_partition, work, work.n,
-              work.iterations, neighbour_out, work.reference.data());
-  hl::GpuStream victim_plain, neighbour_plain;
-  if (!run.timed()) {  // --check: one neighbour run, no head start; the checks, not the picture
-    trace_isolation(run.report, {victim_plain, neighbour_plain}, victim_partition,
-                    neighbour_partition, victim, {1, std::chrono::microseconds(0)}, work,
-                    neighbour_out);
-    return {};
-  }
-  const auto latency = [&](hipStream_t v, hipStream_t neighbour, const Neighbour& load) {
-    return victim_latency(v, neighbour, victim, load, work, neighbour_out, run.plan()).median;
+  const hl::RunOrTime runs(lesson.options);
+  const auto latency = [&](int p, double head_start_us) {
+    return median_of_rounds(
+        runs, [&] { return run_round(work, victim[p], neighbour[p], head_start_us); })[0];
   };
-  const Neighbour quiet{0, std::chrono::microseconds(0)};
-  const double solo_part = latency(victim_partition, neighbour_partition, quiet);
-  const double solo_plain = latency(victim_plain, neighbour_plain, quiet);
-  // The neighbour keeps the units busy for at least 10x the victim's solo time, and gets a
-  // head start of a fifth of one run so it has filled the units when the victim arrives.
-  const Neighbour noisy{std::max(1, static_cast<int>(10.0 * solo_plain / whole_ms + 1.0)),
-                        std::chrono::microseconds(static_cast<long long>(200.0 * whole_ms))};
-  const double shared_ms = latency(victim_plain, neighbour_plain, noisy);
-  const double isolated_ms = latency(victim_partition, neighbour_partition, noisy);
-  const double shared = shared_ms / solo_plain, isolated = isolated_ms / solo_part;
-  const std::string in_partition = "partition, " + units_text(victim_partition.granted_units);
-  hl::ResultTable table(
-      "isolation",
-      hl::format("{} small kernels ({} blocks each) next to {} x the whole workload",
-                 victim.kernels, blocks_for(n), noisy.repeats),
-      {{"victim stream"}, {"neighbour"}, {"victim latency", "ms", 3}, {"x solo"}});
-  table.row({"plain", "none", solo_plain, 1.0});
-  table.row({"plain", "plain stream, whole device", shared_ms, shared});
-  table.row({in_partition, "none", solo_part, 1.0});
-  table.row({in_partition, "the other " + units_text(neighbour_partition.granted_units),
-             isolated_ms, isolated});
-  run.report.table(table);
-  run.report.measurement("victim_slowdown.shared", shared);
-  run.report.measurement("victim_slowdown.partitioned", isolated);
-  run.report.speed(isolated_check, isolated);
-  run.report.speed(shared_check, shared);
-  trace_isolation(run.report, {victim_plain, neighbour_plain}, victim_partition,
-                  neighbour_partition, victim, noisy, work, neighbour_out);
-  return {isolated, shared};
+  std::optional<double> alone[2] = {latency(0, 0.0), latency(1, 0.0)}, beside[2], slowdown[2];
+  // The neighbour lasts at least 10x the victim's solo time and gets a head start of a fifth of
+  // one run (--check times nothing: one run, no head start).
+  const double head_start_us = 200.0 * work.whole_device_ms.value_or(0.0);
+  for (int p = 0; p < 2; ++p) {
+    neighbour[p].kernels =
+        std::max(1, int(10.0 * alone[0].value_or(0.0) / work.whole_device_ms.value_or(1.0) + 1.0));
+    beside[p] = latency(p, head_start_us);
+    slowdown[p] = hl::ratio(beside[p], alone[p]);
+  }
+  hl::ResultTable table("isolation", "Small kernels next to the whole workload, repeated",
+                        {"victim stream", "neighbour", {"victim latency", "ms", 3}, "x solo"});
+  table.row({"plain", "none", alone[0], 1.0})
+      .row({"plain", "plain stream, whole device", beside[0], slowdown[0]})
+      .row({"partition", "none", alone[1], 1.0})
+      .row({"partition", "partition, the rest", beside[1], slowdown[1]});
+  hl::StepResult step("3. Isolation: a victim's small kernels beside a noisy neighbour");
+  step.table(table)
+      .measurement("victim_slowdown.shared", slowdown[0])
+      .measurement("victim_slowdown.partitioned", slowdown[1])
+      .speed(isolated, slowdown[1])
+      .speed(shared, slowdown[0])
+      .summary(slowdown[0] ? hl::format("{}; victim {:.2}x solo partitioned, {:.1}x not", scaling,
+                                        slowdown[1].value_or(0), *slowdown[0])
+                           : "");
+  std::vector<hl::TimelineRow> rows;
+  double span_us = 0.0;
+  const std::string runs_of[] = {"plain streams", "partitioned"}, kind[] = {"plain", "part."};
+  for (int p = 0; p < 2; ++p) {  // each round drawn from its own start
+    const hl::Schedule schedule =
+        traced_round(step, lesson, "victim beside neighbour, " + runs_of[p], work, victim[p],
+                     neighbour[p], head_start_us);
+    for (auto& row :
+         hl::rows_by_stream(schedule, {{0, kind[p] + " victim"}, {1, kind[p] + " neighbr"}})) {
+      rows.push_back(std::move(row));
+    }
+    span_us = std::max(span_us, schedule.span_us());
+  }
+  for (int p = 0; p < 2; ++p) {
+    HIP_CHECK(hipFree(p ? neighbour_out : victim_out));
+    HIP_CHECK(hipStreamDestroy(plain[p]));
+    destroy(split[p]);
+  }
+  return step.figure(hl::timeline(
+      "Victim beside a noisy neighbour, plain streams then partitions (each from its start): the "
+      "plain victim waits for the neighbour, the partitioned one runs at once",
+      rows, span_us));
 }
 
-// 7. Two disjoint partitions at once: each keeps its solo speed, and (on NVIDIA, where every
-// SM has its own ID) no SM runs blocks of both: a traced run draws and checks it.
-void measure_side_by_side(Run& run, int k, const hl::SpeedCheck& concurrent_check) {
-  DevicePartition pair = partition_device(run.device, 2, k);
-  const Workload& work = run.work;
-  // Work proportional to the partition, so each runs about as long as the whole device does.
+// 4. Two disjoint partitions at once: each keeps its solo speed and (NVIDIA) no SM runs blocks
+// of both. A traced round is checked; then both are timed together and each alone.
+hl::StepResult measure_side_by_side(hl::Lesson& lesson, const hl::Device& device,
+                                    const Workload& work, int k, const hl::SpeedCheck& concurrent) {
+  std::vector<Partition> pair = partition_device(device, 2, k);
+  // Work in proportion to the partition, so each runs about as long as the whole device does.
   const std::size_t n = std::min(
-      work.n,
-      std::max<std::size_t>(kBlock, work.n * pair.groups[0].granted_units / run.rules.units));
-  const char* names[] = {"A", "B"};
-  hl::DeviceBuffer<float> out[] = {hl::DeviceBuffer<float>(n), hl::DeviceBuffer<float>(n)};
-  trace_side_by_side(run.report, pair.groups, work, n, out);
-  if (!run.timed()) return;
-  double solo[2];
-  for (int p = 0; p < 2; ++p) solo[p] = time_kernel(pair.groups[p], work, n, out[p], run.plan());
-  const auto together = time_together({pair.groups[0], pair.groups[1]}, work, n, out, run.plan());
-  const std::string units = hl::format("{}s", hl::kComputeUnitName);
+      work.n, std::max<std::size_t>(kBlock, work.n * pair[0].units / device.compute_units()));
+  Load load[2];
+  for (int i = 0; i < 2; ++i) {
+    pair[i].name = i == 0 ? "partition A" : "partition B";
+    load[i] = {pair[i].stream, 1, n, work.iterations, nullptr, work.expected.data(), &pair[i]};
+    HIP_CHECK(hipMalloc(&load[i].out, n * sizeof(float)));
+  }
+  hl::StepResult step("4. Side by side: two disjoint partitions at once");
+  traced_round(step, lesson, "two partitions side by side", work, load[0], load[1]);
+  const hl::RunOrTime runs(lesson.options);
+  const auto together =
+      median_of_rounds(runs, [&] { return run_round(work, load[0], load[1], 0); });
+  std::optional<double> alone[2], slowdown[2];
   hl::ResultTable table(
-      "side_by_side", hl::format("Two disjoint partitions, {} threads each", n),
-      {{"partition"}, {units}, {"solo", "ms", 3}, {"side by side", "ms", 3}, {"x solo"}});
-  for (int p = 0; p < 2; ++p) {
-    table.row(
-        {names[p], pair.groups[p].granted_units, solo[p], together[p], together[p] / solo[p]});
-    run.report.measurement(hl::format("side_by_side_slowdown.{}", p == 0 ? "a" : "b"),
-                           together[p] / solo[p]);
+      "side_by_side", "Two disjoint partitions, each with its share of the work",
+      {"partition", "units", {"solo", "ms", 3}, {"side by side", "ms", 3}, "x solo"});
+  for (int i = 0; i < 2; ++i) {
+    alone[i] = median_of_rounds(runs, [&] {
+      return run_round(work, load[i], {pair[1 - i].stream, 0}, 0);
+    })[0];
+    slowdown[i] = hl::ratio(together[i], alone[i]);
+    table.row({pair[i].name, pair[i].units, alone[i], together[i], slowdown[i]});
   }
-  run.report.table(table);
-  for (int p = 0; p < 2; ++p) {
-    hl::SpeedCheck check = concurrent_check;
-    check.name = hl::format("partition {} side by side / solo", names[p]);
-    run.report.speed(check, together[p] / solo[p]);
+  step.table(table);
+  for (int i = 0; i < 2; ++i) {
+    hl::SpeedCheck check = concurrent;
+    check.name = pair[i].name + " side by side / solo";
+    step.measurement(i == 0 ? "side_by_side_slowdown.a" : "side_by_side_slowdown.b", slowdown[i])
+        .speed(check, slowdown[i]);
+    HIP_CHECK(hipFree(load[i].out));
+    destroy(pair[i]);
   }
+  return step;
 }
-
 }  // namespace
-}  // namespace cu_masking
 
 int main(int argc, char** argv) {
 #if !defined(__HIP_PLATFORM_AMD__)
@@ -278,30 +299,22 @@ int main(int argc, char** argv) {
   setenv("CUDA_DEVICE_MAX_CONNECTIONS", "32", /*overwrite=*/0);
 #endif
   hl::LessonCli cli("lesson06_cu_masking",
-                    "Lesson 06: limit streams to some compute units (AMD CU masks, NVIDIA green "
-                    "contexts).\n--size is the number of threads of the compute-bound kernel.",
-                    std::int64_t{1} << 22);
+                    "Lesson 06: streams on part of the GPU\n--size: kernel threads", 1 << 22);
   std::string cu_mask_text;
-  std::int64_t partition = 8;
-  std::int64_t iterations = 8192;
-  std::int64_t victim_kernels = 16;
+  std::int64_t partition = 8, iterations = 8192, victim_kernels = 16;
   cli.add_text("--cu-mask", cu_mask_text,
-               "Also run on these units: a CU list (0-7,16-23) or a hex mask (0xff); AMD: exactly "
-               "these CUs; NVIDIA: as many SMs, placed by the driver",
-               [](const std::string& text) { cu_masking::parse_cu_mask("--cu-mask", text); });
-  cli.add_count("--partition", partition,
-                "Smallest partition in CUs/SMs: scaling uses it, 2x and 4x; the other steps it", 1,
-                cu_masking::kMaxMaskUnits);
+               "Also run on these units, a list (0-7,16-23) or hex (0xff); NVIDIA: as many SMs",
+               [](const std::string& text) { parse_cu_mask("--cu-mask", text); });
+  cli.add_count("--partition", partition, "Partition size k in units (scaling: k, 2k, 4k)", 1,
+                kMaxMaskUnits);
   const hl::SpeedCheck& scaling_check =
       cli.add_speed_check(hl::at_most("|(time on k units / whole device) / (N/k) - 1|",
                                       "--scaling-tolerance", HIP_LESSONS_06_SCALING_TOLERANCE));
-  cli.add_count("--iterations", iterations, "FMA steps per chain in the compute-bound kernel", 1,
-                std::int64_t{1} << 20);
+  cli.add_count("--iterations", iterations, "FMA steps per chain", 1, std::int64_t{1} << 20);
   const hl::SpeedCheck& isolated_check = cli.add_speed_check(
       hl::at_most("victim next to the neighbour / solo, partitioned", "--max-isolated-slowdown",
                   HIP_LESSONS_06_MAX_ISOLATED_SLOWDOWN));
-  cli.add_count("--victim-kernels", victim_kernels,
-                "Small kernels in the latency-sensitive chain of the isolation test", 1, 1000);
+  cli.add_count("--victim-kernels", victim_kernels, "Small kernels in the victim's chain", 1, 1000);
   const hl::SpeedCheck& shared_check = cli.add_speed_check(
       hl::at_least("victim next to the neighbour / solo, not partitioned", "--min-shared-slowdown",
                    HIP_LESSONS_06_MIN_SHARED_SLOWDOWN));
@@ -310,35 +323,24 @@ int main(int argc, char** argv) {
       hl::at_most("each of two disjoint partitions side by side / solo",
                   "--max-concurrent-slowdown", HIP_LESSONS_06_MAX_CONCURRENT_SLOWDOWN));
 
-  return hl::run_lesson(cli, argc, argv, [&](hl::Report& report) {
-    const hl::CommonOptions& options = cli.options();
-    std::optional<cu_masking::CuMask> user_mask;  // 1. the text was validated when parsed
-    if (!cu_mask_text.empty()) user_mask = cu_masking::parse_cu_mask("--cu-mask", cu_mask_text);
+  return hl::run_lesson(cli, argc, argv, [&](hl::Lesson& lesson) {
+    std::optional<CuMask> mask;  // the text was checked when parsed
+    if (!cu_mask_text.empty()) mask = parse_cu_mask("--cu-mask", cu_mask_text);
+    const hl::Device device = hl::open_device(lesson.options.device);
+    std::vector<Partition>
+        partitions;  // bad partition options: exit 2 before the inputs are allocated
     const int k = static_cast<int>(partition);
-    const hl::Device device = hl::open_device(options.device);  // 2.
-    report.facts(device.facts());
-    const cu_masking::PartitionRules rules = cu_masking::describe_rules(report, device, k);  // 3.
-    std::vector<cu_masking::Named> partitions =
-        cu_masking::make_partitions(report, device, rules, k, user_mask);  // 4.
+    const hl::StepResult made = make_partitions(device, k, mask, partitions);
     // --check: an odd size catches a missing guard; 64 steps keep the host reference quick.
-    cu_masking::Workload work(
-        options.timed() ? static_cast<std::size_t>(options.size) : (1u << 16) + 3,
-        options.timed() ? static_cast<int>(iterations) : 64, options.seed);
-    report.fact("elements", work.n);
-    report.fact("iterations", work.iterations);
-    cu_masking::Run run{report, device, rules, work, options};
-    const auto [whole_ms, scaling] =
-        cu_masking::measure_scaling(run, partitions, scaling_check);  // 5.
-    partitions.clear();  // destroys those streams and green contexts
-    const auto [isolated, shared] = cu_masking::measure_isolation(
-        run, k, static_cast<int>(victim_kernels), whole_ms, isolated_check, shared_check);  // 6.
-    cu_masking::measure_side_by_side(run, k, concurrent_check);                             // 7.
-    if (!options.timed()) {
-      return report.summary(report.failures() == 0
-                                ? "every partition computed correctly on its granted units"
-                                : "partitioned streams misbehaved");
-    }
-    report.summary(
-        hl::format("{}; victim {:.2}x solo partitioned, {:.1}x not", scaling, isolated, shared));
+    const auto [n, steps] = hl::per_mode<std::pair<std::size_t, int>>(
+        lesson.options, {lesson.options.size, static_cast<int>(iterations)}, {{65539, 64}})[0];
+    Workload work(n, steps, lesson.options.seed);
+    lesson.report.step(made);  // 1.
+    const hl::StepResult scaling =
+        measure_scaling(lesson, work, partitions, device.compute_units(), scaling_check);
+    lesson.report.step(scaling);  // 2.
+    lesson.report.step(measure_isolation(lesson, device, work, k, int(victim_kernels),
+                                         isolated_check, shared_check, *scaling.summary()));  // 3.
+    lesson.report.step(measure_side_by_side(lesson, device, work, k, concurrent_check));      // 4.
   });
 }

@@ -1,6 +1,6 @@
 /// \file lessons/06_cu_masking/test_cu_partition.cpp
-/// \brief Unit tests of lesson 06's host-side code: masks and their layout by GPU and HIP
-/// release (cu_partition.hpp), and the rules read from block traces (partition_trace.hpp).
+/// \brief Unit tests of lesson 06's host-side rules (cu_partition.hpp): masks, their layout by
+/// GPU and HIP release, partition plans, and what a partition's block trace must show.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -8,11 +8,12 @@
 
 #include "cu_partition.hpp"
 #include "hip_lessons/errors.hpp"
-#include "partition_trace.hpp"
 
+using cu_masking::cu_mask_layout;
 using cu_masking::cu_mask_problem;
 using cu_masking::cu_mask_range;
 using cu_masking::CuMask;
+using cu_masking::hip_counts_wgps;
 using cu_masking::parse_cu_mask;
 using hip_lessons::UsageError;
 
@@ -30,26 +31,19 @@ TEST(CuMask, LayoutIsOneBitPerUnitThirtyTwoPerWord) {
   EXPECT_EQ(CuMask::from_words(std::vector<std::uint32_t>(70, 1u)).count(), 64);
 }
 
-TEST(CuMask, RangesAndSpellings) {
-  const CuMask first8 = cu_mask_range(0, 8);
-  EXPECT_EQ(first8.words(1), (std::vector<std::uint32_t>{0xffu}));
-  EXPECT_EQ(first8.hex(), "0xff");
-  EXPECT_EQ(first8.ids(), "0-7");
+TEST(CuMask, RangesAndTheIdListSpelling) {
+  EXPECT_EQ(cu_mask_range(0, 8).words(1), (std::vector<std::uint32_t>{0xffu}));
+  EXPECT_EQ(cu_mask_range(0, 8).ids(), "0-7");
   const CuMask across = cu_mask_range(30, 4);  // crosses the word boundary
   EXPECT_EQ(across.words(2), (std::vector<std::uint32_t>{0xc0000000u, 0x3u}));
-  EXPECT_EQ(across.hex(), "0x3c0000000");
   EXPECT_EQ(across.ids(), "30-33");
-  EXPECT_EQ(CuMask{}.hex(), "0x0");
   EXPECT_EQ(CuMask{}.ids(), "none");
   EXPECT_EQ(cu_mask_range(5, 0).count(), 0);
-}
-
-TEST(CuMask, EqualityComparesTheSets) {
-  const CuMask a = cu_mask_range(0, 4);
-  CuMask b = CuMask::from_words({0xfu, 0u, 0u, 0u});  // trailing zero words change nothing
-  EXPECT_TRUE(a == b);
+  // Trailing zero words change nothing; another unit does.
+  CuMask b = CuMask::from_words({0xfu, 0u, 0u, 0u});
+  EXPECT_TRUE(cu_mask_range(0, 4) == b);
   b.units.set(100);
-  EXPECT_TRUE(a != b);
+  EXPECT_FALSE(cu_mask_range(0, 4) == b);
 }
 
 TEST(ParseCuMask, ListsAndHexGiveTheSameMask) {
@@ -59,7 +53,7 @@ TEST(ParseCuMask, ListsAndHexGiveTheSameMask) {
   EXPECT_EQ(parse_cu_mask("--cu-mask", "0x0000ff"), cu_mask_range(0, 8));
   const CuMask mixed = parse_cu_mask("--cu-mask", "0-15,32-47");
   EXPECT_EQ(mixed.count(), 32);
-  EXPECT_EQ(mixed.hex(), "0xffff0000ffff");
+  EXPECT_EQ(mixed.words(2), (std::vector<std::uint32_t>{0xffffu, 0xffffu}));
   EXPECT_EQ(parse_cu_mask("--cu-mask", "0x337F").ids(), "0-6,8-9,12-13");
   EXPECT_EQ(parse_cu_mask("--cu-mask", "2047").highest(), 2047);
 }
@@ -107,7 +101,7 @@ TEST(CuMaskProblem, EmptyTooWideAndBrokenPairs) {
   ASSERT_TRUE(wide);
   EXPECT_NE(wide->find("bit 8"), std::string::npos) << *wide;
   EXPECT_NE(wide->find("0..7"), std::string::npos) << *wide;
-  // WGP devices: CUs come in pairs 0-1, 2-3, ...
+  // WGP devices where bits are CUs: pairs 0-1, 2-3, ...
   EXPECT_FALSE(cu_mask_problem(cu_mask_range(2, 4), 8, 2));
   const auto half = cu_mask_problem(cu_mask_range(1, 2), 8, 2);
   ASSERT_TRUE(half);
@@ -116,88 +110,98 @@ TEST(CuMaskProblem, EmptyTooWideAndBrokenPairs) {
 
 TEST(MaskLayout, GcnAndCdnaTakeOneBitPerCuOnEveryRelease) {
   for (const char* arch : {"gfx90a:sramecc+:xnack-", "gfx942", "gfx906", ""}) {
-    for (const int version : {50200000, 60000000, 70200000}) {
-      const cu_masking::MaskLayout layout = cu_masking::cu_mask_layout(arch, version, true);
-      EXPECT_EQ(layout.bits_per_unit, 1) << arch;
-      EXPECT_EQ(layout.bit_granularity, 1) << arch;
-      EXPECT_EQ(layout.unit_granularity(), 1) << arch;
+    for (const int version : {50200000, 50731921, 60000000, 70200000}) {
+      for (const bool wgp_mode : {true, false}) {
+        const cu_masking::MaskLayout layout = cu_mask_layout(arch, version, wgp_mode);
+        EXPECT_EQ(layout.bits_per_unit, 1) << arch;
+        EXPECT_EQ(layout.bit_granularity, 1) << arch;
+        EXPECT_EQ(layout.unit_granularity(), 1) << arch;
+      }
     }
   }
 }
 
 TEST(MaskLayout, RdnaFollowsTheHipRelease) {
-  // HIP 6.0 and later, WGP mode (the default): one bit per WGP, the unit HIP reports.
-  for (const char* arch : {"gfx1030", "gfx1100", "gfx1201"}) {
-    const cu_masking::MaskLayout v6 = cu_masking::cu_mask_layout(arch, 60000000, true);
-    EXPECT_EQ(v6.bits_per_unit, 1) << arch;
-    EXPECT_EQ(v6.bit_granularity, 1) << arch;
-    EXPECT_EQ(v6.unit_granularity(), 1) << arch;
+  // HIP 5.7 and later, WGP mode (the default): one bit per WGP, the unit HIP reports. 50731921
+  // is ROCm 5.7.0's and 5.7.1's HIP_VERSION (5.7.31921), 50701000 a made-up 5.7 build.
+  for (const int version : {50700000, 50701000, 50731921, 60000000, 70200000}) {
+    for (const char* arch : {"gfx1030", "gfx1100", "gfx1201"}) {
+      const cu_masking::MaskLayout wgp = cu_mask_layout(arch, version, true);
+      EXPECT_EQ(wgp.bits_per_unit, 1) << arch << " " << version;
+      EXPECT_EQ(wgp.bit_granularity, 1) << arch << " " << version;
+      EXPECT_EQ(wgp.unit_granularity(), 1) << arch << " " << version;
+    }
   }
-  EXPECT_EQ(cu_masking::cu_mask_layout("gfx1100", 70200000, true).bits_per_unit, 1);
-  // HIP 5.x (5.7.1 = 50701000 here; 5.2.3 is Debian's): bits are CUs, two per reported WGP.
-  for (const int version : {50200003, 50701000, 59999999}) {
-    const cu_masking::MaskLayout v5 = cu_masking::cu_mask_layout("gfx1030", version, true);
-    EXPECT_EQ(v5.bits_per_unit, 2) << version;
-    EXPECT_EQ(v5.bit_granularity, 2) << version;
-    EXPECT_EQ(v5.unit_granularity(), 1) << version;
+  // Before 5.7 (5.2.3 is Debian's, 5.6.1 the last without the conversion): bits are CUs, two
+  // per reported WGP.
+  for (const int version : {50200003, 50600000, 50631061, 50699999}) {
+    const cu_masking::MaskLayout cu_bits = cu_mask_layout("gfx1030", version, true);
+    EXPECT_EQ(cu_bits.bits_per_unit, 2) << version;
+    EXPECT_EQ(cu_bits.bit_granularity, 2) << version;
+    EXPECT_EQ(cu_bits.unit_granularity(), 1) << version;
   }
-  // GPU_ENABLE_WGP_MODE=0: HIP counts CUs, bits are CUs, and ROCr wants both CUs of a WGP.
-  for (const int version : {50200003, 60000000}) {
-    const cu_masking::MaskLayout cu = cu_masking::cu_mask_layout("gfx1030", version, false);
-    EXPECT_EQ(cu.bits_per_unit, 1) << version;
-    EXPECT_EQ(cu.bit_granularity, 2) << version;
-    EXPECT_EQ(cu.unit_granularity(), 2) << version;
+  // GPU_ENABLE_WGP_MODE off: HIP counts CUs, bits are CUs, and ROCr wants both CUs of a WGP.
+  for (const int version : {50200003, 50731921, 60000000}) {
+    const cu_masking::MaskLayout cu_mode = cu_mask_layout("gfx1030", version, false);
+    EXPECT_EQ(cu_mode.bits_per_unit, 1) << version;
+    EXPECT_EQ(cu_mode.bit_granularity, 2) << version;
+    EXPECT_EQ(cu_mode.unit_granularity(), 2) << version;
   }
 }
 
-TEST(MaskLayout, ArchitectureAndWgpModeParsing) {
+TEST(MaskLayout, ArchitectureNames) {
   EXPECT_TRUE(cu_masking::has_wgps("gfx1030"));
   EXPECT_TRUE(cu_masking::has_wgps("gfx1151"));
   EXPECT_FALSE(cu_masking::has_wgps("gfx90a:sramecc+:xnack-"));
   EXPECT_FALSE(cu_masking::has_wgps("gfx10"));
   EXPECT_FALSE(cu_masking::has_wgps(""));
-  EXPECT_TRUE(cu_masking::hip_counts_wgps(nullptr));
-  EXPECT_TRUE(cu_masking::hip_counts_wgps(""));
-  EXPECT_TRUE(cu_masking::hip_counts_wgps("1"));
-  EXPECT_FALSE(cu_masking::hip_counts_wgps("0"));
-  EXPECT_FALSE(cu_masking::hip_counts_wgps("false"));
 }
 
-TEST(MaskLayout, UnitsSpreadIntoMaskBits) {
-  const CuMask units = parse_cu_mask("--cu-mask", "1,3-4");
-  EXPECT_EQ(cu_masking::units_to_bits(units, 1), units);
-  EXPECT_EQ(cu_masking::units_to_bits(units, 2).ids(), "2-3,6-9");
-  EXPECT_EQ(cu_masking::units_to_bits(CuMask{}, 2).count(), 0);
-  // A plan in units is pair-aligned in bits whatever the units were.
-  const auto plan = cu_masking::plan_cu_masks(40, 2, 3, 1);
-  EXPECT_FALSE(cu_mask_problem(cu_masking::units_to_bits(plan.groups[1], 2), 80, 2));
+TEST(MaskLayout, GpuEnableWgpModeIsParsedAsHipParsesABoolFlag) {
+  // Unset: the default, on. Set: strcmp(v, "true") == 0 || atoi(v) != 0; set but empty
+  // reaches HIP as " ", which is neither.
+  EXPECT_TRUE(hip_counts_wgps(nullptr));
+  for (const char* on : {"true", "1", "2", "-1", " 1", "1abc"}) {
+    EXPECT_TRUE(hip_counts_wgps(on)) << "'" << on << "'";
+  }
+  for (const char* off :
+       {"", " ", "0", "false", "FALSE", "TRUE", "True", "yes", "on", "abc", "0x1"}) {
+    EXPECT_FALSE(hip_counts_wgps(off)) << "'" << off << "'";
+  }
 }
 
 TEST(ReadbackCaveat, TrustedOnlyWithoutProcessWideMasksAndWithOneBitPerUnit) {
-  const cu_masking::MaskLayout one = cu_masking::cu_mask_layout("gfx90a", 60000000, true);
-  const cu_masking::MaskLayout two = cu_masking::cu_mask_layout("gfx1030", 50200003, true);
+  const auto one = cu_mask_layout("gfx90a", 60000000, true);
   EXPECT_FALSE(cu_masking::readback_caveat(one, false, false));
+  EXPECT_FALSE(
+      cu_masking::readback_caveat(cu_mask_layout("gfx1030", 50731921, true), false, false));
   const auto global = cu_masking::readback_caveat(one, true, false);
   ASSERT_TRUE(global);
   EXPECT_NE(global->find("ROC_GLOBAL_CU_MASK"), std::string::npos) << *global;
   const auto hsa = cu_masking::readback_caveat(one, false, true);
   ASSERT_TRUE(hsa);
   EXPECT_NE(hsa->find("HSA_CU_MASK"), std::string::npos) << *hsa;
-  EXPECT_TRUE(cu_masking::readback_caveat(two, false, false));
+  // Bits are CUs but HIP counts WGPs (before 5.7): the read-back is cut to half the bits.
+  EXPECT_TRUE(cu_masking::readback_caveat(cu_mask_layout("gfx1030", 50600000, true), false, false));
 }
 
 TEST(PlanCuMasks, DisjointGroupsThenTheRest) {
   const auto plan = cu_masking::plan_cu_masks(60, 2, 8, 1);
-  ASSERT_EQ(plan.groups.size(), 2u);
-  EXPECT_EQ(plan.groups[0].ids(), "0-7");
-  EXPECT_EQ(plan.groups[1].ids(), "8-15");
-  EXPECT_EQ(plan.rest.ids(), "16-59");
+  ASSERT_EQ(plan.size(), 3u);
+  EXPECT_EQ(plan[0].ids(), "0-7");
+  EXPECT_EQ(plan[1].ids(), "8-15");
+  EXPECT_EQ(plan[2].ids(), "16-59");
   // Pairs: 7 CUs become 8, the rest keeps whole pairs only.
   const auto paired = cu_masking::plan_cu_masks(21, 1, 7, 2);
-  EXPECT_EQ(paired.groups[0].count(), 8);
-  EXPECT_EQ(paired.rest.ids(), "8-19");
+  EXPECT_EQ(paired[0].count(), 8);
+  EXPECT_EQ(paired[1].ids(), "8-19");
+  EXPECT_FALSE(cu_mask_problem(paired[0], 21, 2));
+  // Planned in CU bits, two per WGP (HIP before 5.7): pair-aligned whatever the request.
+  for (const CuMask& bits : cu_masking::plan_cu_masks(80, 2, 2 * 3, 2)) {
+    EXPECT_FALSE(cu_mask_problem(bits, 80, 2)) << bits.ids();
+  }
   // Nothing left over.
-  EXPECT_EQ(cu_masking::plan_cu_masks(16, 2, 8, 1).rest.count(), 0);
+  EXPECT_EQ(cu_masking::plan_cu_masks(16, 2, 8, 1).back().count(), 0);
 }
 
 TEST(PlanCuMasks, GroupsThatDoNotFitAreUsageErrors) {
@@ -208,7 +212,7 @@ TEST(PlanCuMasks, GroupsThatDoNotFitAreUsageErrors) {
     cu_masking::plan_cu_masks(20, 3, 7, 2);
     ADD_FAILURE() << "3 x 8 fitted into 20";
   } catch (const UsageError& error) {
-    EXPECT_NE(std::string(error.what()).find("8 after rounding"), std::string::npos)
+    EXPECT_NE(std::string(error.what()).find("(8 in groups of 2)"), std::string::npos)
         << error.what();
   }
 }
@@ -227,21 +231,35 @@ TEST(PartitionRules, ExpectedGrantRoundsUpToMinimumAndAlignment) {
 
 namespace {
 
-// Blocks of stream s on unit u from start to end (microseconds), launch = stream.
+// Block `index` of trace stream `stream` on unit `unit` from `start` to `end` microseconds.
 hip_lessons::TracedBlock block(int stream, unsigned index, unsigned unit, double start,
                                double end) {
   return {"k", stream, stream, index, unit, start, end};
 }
 
+// The checks a step recorded, as "name: passed" (skips as "name: skip").
+std::vector<std::string> checks_of(const hip_lessons::StepResult& step) {
+  std::vector<std::string> checks;
+  for (const auto& e : step.entries()) {
+    const bool skip = e.kind == hip_lessons::StepResult::Kind::kSkip;
+    checks.push_back(e.name + ": " + (skip ? "skip" : e.passed ? "passed" : "failed"));
+  }
+  return checks;
+}
+
 }  // namespace
 
 TEST(PartitionTrace, BlocksWithinTheGrantPass) {
-  const hip_lessons::Schedule schedule({block(1, 0, 5, 0, 10), block(1, 1, 6, 0, 10),
-                                        block(1, 2, 5, 10, 20), block(2, 0, 9, 0, 10)});
-  EXPECT_EQ(cu_masking::units_of_stream(schedule, 1), (std::set<unsigned>{5, 6}));
-  EXPECT_FALSE(cu_masking::first_block_past_units(schedule, 1, 2));
-  EXPECT_FALSE(cu_masking::first_block_past_units(schedule, 2, 1));
-  EXPECT_FALSE(cu_masking::first_block_on_shared_unit(schedule, 1, 2));
+  const hip_lessons::Schedule schedule({block(0, 0, 5, 0, 10), block(0, 1, 6, 0, 10),
+                                        block(0, 2, 5, 10, 20), block(1, 0, 9, 0, 10)});
+  EXPECT_EQ(cu_masking::units_of_stream(schedule, 0), (std::set<unsigned>{5, 6}));
+  EXPECT_FALSE(cu_masking::first_block_past_units(schedule, 0, 2));
+  EXPECT_FALSE(cu_masking::first_block_past_units(schedule, 1, 1));
+  EXPECT_FALSE(cu_masking::first_block_on_shared_unit(schedule));
+  hip_lessons::StepResult step("s");
+  cu_masking::check_units(step, schedule, 0, "A", 2);
+  EXPECT_EQ(checks_of(step),
+            std::vector<std::string>{"A: blocks ran on at most its 2 granted units: passed"});
 }
 
 TEST(PartitionTrace, TheFirstBlockPastTheGrantIsNamed) {
@@ -256,30 +274,34 @@ TEST(PartitionTrace, TheFirstBlockPastTheGrantIsNamed) {
   EXPECT_NE(text.find("block 2"), std::string::npos) << text;
   EXPECT_NE(text.find("unit 7"), std::string::npos) << text;
   EXPECT_FALSE(cu_masking::first_block_past_units(schedule, 1, 4));
+  hip_lessons::StepResult step("s");
+  cu_masking::check_units(step, schedule, 1, "B", 2);
+  ASSERT_EQ(step.entries().size(), 1u);
+  EXPECT_FALSE(step.entries()[0].passed);
+  EXPECT_NE(step.entries()[0].detail.find("4 distinct ids"), std::string::npos);
+  EXPECT_NE(step.entries()[0].detail.find("unit 7"), std::string::npos);
 }
 
 TEST(PartitionTrace, TheFirstBlockOnASharedUnitIsNamed) {
   const hip_lessons::Schedule schedule(
       {block(0, 0, 1, 0, 5), block(1, 0, 2, 1, 5), block(1, 1, 3, 2, 5), block(0, 1, 3, 3, 5)});
-  const auto shared = cu_masking::first_block_on_shared_unit(schedule, 0, 1);
+  const auto shared = cu_masking::first_block_on_shared_unit(schedule);
   ASSERT_TRUE(shared);
   EXPECT_EQ(shared->stream, 1);  // stream 1's block 1 ran on unit 3 first, at 2 us
   EXPECT_EQ(shared->block, 1u);
   EXPECT_EQ(shared->unit, 3u);
+  // A third stream's blocks share nothing with streams 0 and 1 by being there.
+  const hip_lessons::Schedule apart(
+      {block(0, 0, 1, 0, 5), block(1, 0, 2, 0, 5), block(2, 0, 1, 0, 5), block(2, 1, 2, 0, 5)});
+  EXPECT_FALSE(cu_masking::first_block_on_shared_unit(apart));
 }
 
-TEST(PartitionTrace, RowsPerUnitAndPerStream) {
-  const hip_lessons::Schedule schedule(
-      {block(0, 0, 4, 0, 5), block(0, 1, 2, 0, 5), block(0, 2, 4, 5, 9), block(1, 0, 7, 1, 3)});
-  const auto units = cu_masking::unit_rows_of_stream(schedule, 0, "A SM", 10);
-  ASSERT_EQ(units.size(), 2u);
-  EXPECT_EQ(units[0].label, "A SM 2");
-  EXPECT_EQ(units[1].label, "A SM 4");
-  EXPECT_EQ(units[1].busy.size(), 2u);
-  EXPECT_EQ(cu_masking::unit_rows_of_stream(schedule, 0, "A SM", 1).size(), 1u);
-  const auto streams = cu_masking::stream_rows(schedule, {{0, "victim"}, {1, "neighbour"}});
-  ASSERT_EQ(streams.size(), 2u);
-  EXPECT_EQ(streams[0].label, "victim");
-  EXPECT_EQ(streams[0].busy.size(), 3u);
-  EXPECT_EQ(streams[1].busy.size(), 1u);
+TEST(PartitionTrace, DisjointIsCheckedWhereUnitIdsAreUniqueAndSkippedOnAmd) {
+  const hip_lessons::Schedule schedule({block(0, 0, 3, 0, 5), block(1, 0, 3, 1, 5)});
+  hip_lessons::StepResult step("s");
+  cu_masking::check_disjoint(step, schedule, "A and B");
+  const bool amd = hip_lessons::build_platform() == hip_lessons::Platform::kAmd;
+  EXPECT_EQ(checks_of(step),
+            std::vector<std::string>{amd ? "A and B ran on disjoint units: skip"
+                                         : "A and B ran on disjoint units: failed"});
 }
