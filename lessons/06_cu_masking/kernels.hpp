@@ -18,12 +18,10 @@
 #include "hip_lessons/block_trace.hpp"
 #include "hip_lessons/buffers.hpp"
 #include "hip_lessons/device.hpp"
+#include "hip_lessons/driver_api.hpp"
 #include "hip_lessons/hip_check.hpp"
 #include "hip_lessons/timing.hpp"
 #include "hip_lessons/validation.hpp"
-#if !defined(__HIP_PLATFORM_AMD__)
-#include <cudaTypedefs.h>  // cuda.h, and the PFN_ types of the driver entry points
-#endif
 
 namespace cu_masking {
 
@@ -205,47 +203,10 @@ inline void destroy(Partition& partition) {
   HIP_CHECK(hipStreamDestroy(partition.stream));
 }
 #elif CUDA_VERSION >= 12050 && CUDART_VERSION >= 12050
-#define CU_MASKING_GREEN_CONTEXTS 1
-/// Driver function \p name: nothing links libcuda, so the CUDA runtime hands it out by name at
-/// the CUDA 12.5 ABI (green contexts came in 12.4, their streams in 12.5).
-template <class Fn>
-Fn driver_call(const char* name) {
-  void* address = nullptr;
-  cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
-  const cudaError_t e =
-      cudaGetDriverEntryPointByVersion(name, &address, 12050, cudaEnableDefault, &found);
-  if (e != cudaSuccess || found != cudaDriverEntryPointSuccess) {
-    throw hl::SkipError(
-        hl::format("the CUDA driver has no {} at the CUDA 12.5 ABI ({}): green "
-                   "contexts need a 12.5 driver",
-                   name, cudaGetErrorName(e)));
-  }
-  return reinterpret_cast<Fn>(address);
-}
-/// A local `name` that calls the driver function of that name (type PFN_name_vVERSION from
-/// cudaTypedefs.h), so the calls below read as the driver API does.
-#define CU_MASKING_DRIVER_CALL(name, version) \
-  const auto name = ::cu_masking::driver_call<PFN_##name##_v##version>(#name)
-
-/// Throws HipError for a failed driver call, or SkipError for CUDA_ERROR_NOT_SUPPORTED (green
-/// contexts refused here, e.g. under MPS or vGPU). Use through CU_CHECK.
-inline void check_cu(CUresult result, const char* call, const char* file, int line) {
-  if (result == CUDA_SUCCESS) return;
-  CU_MASKING_DRIVER_CALL(cuGetErrorName, 6000);
-  const char* name = "CUDA_ERROR_UNKNOWN";
-  (void)cuGetErrorName(result, &name);
-  if (result == CUDA_ERROR_NOT_SUPPORTED) {
-    throw hl::SkipError(hl::format(
-        "{} reported {}: green contexts are not available on this GPU or set-up", call, name));
-  }
-  throw hl::HipError(call, file, line, name, "CUDA driver call failed", static_cast<int>(result));
-}
-#define CU_CHECK(call) ::cu_masking::check_cu((call), #call, __FILE__, __LINE__)
-
 /// All SMs of HIP device \p index as the driver's resource, which carries the split rules.
 inline CUdevResource device_sms(int index, CUdevice* device) {
-  CU_MASKING_DRIVER_CALL(cuDeviceGet, 2000);
-  CU_MASKING_DRIVER_CALL(cuDeviceGetDevResource, 12040);
+  HIP_LESSONS_DRIVER_FUNCTION(cuDeviceGet, 2000);
+  HIP_LESSONS_DRIVER_FUNCTION(cuDeviceGetDevResource, 12040);
   CU_CHECK(cuDeviceGet(device, index));
   CUdevResource whole{};
   CU_CHECK(cuDeviceGetDevResource(*device, &whole, CU_DEV_RESOURCE_TYPE_SM));
@@ -266,10 +227,10 @@ inline PartitionRules partition_rules(const hl::Device& device) {
 /// alignment. Throws UsageError when fewer groups fit.
 inline std::vector<Partition> partition_device(const hl::Device& device, int groups, int each,
                                                bool with_rest = false) {
-  CU_MASKING_DRIVER_CALL(cuDevSmResourceSplitByCount, 12040);
-  CU_MASKING_DRIVER_CALL(cuDevResourceGenerateDesc, 12040);
-  CU_MASKING_DRIVER_CALL(cuGreenCtxCreate, 12040);
-  CU_MASKING_DRIVER_CALL(cuGreenCtxStreamCreate, 12050);
+  HIP_LESSONS_DRIVER_FUNCTION(cuDevSmResourceSplitByCount, 12040);
+  HIP_LESSONS_DRIVER_FUNCTION(cuDevResourceGenerateDesc, 12040);
+  HIP_LESSONS_DRIVER_FUNCTION(cuGreenCtxCreate, 12040);
+  HIP_LESSONS_DRIVER_FUNCTION(cuGreenCtxStreamCreate, 12050);
   CUdevice dev = 0;
   CUdevResource whole = device_sms(device.index, &dev), rest{};
   std::vector<CUdevResource> sms(static_cast<std::size_t>(groups));
@@ -309,8 +270,8 @@ inline std::vector<Partition> partition_device(const hl::Device& device, int gro
 
 /// The stream goes first: cuGreenCtxDestroy leaves a context's streams behind, unusable.
 inline void destroy(Partition& partition) {
-  CU_MASKING_DRIVER_CALL(cuStreamDestroy, 4000);
-  CU_MASKING_DRIVER_CALL(cuGreenCtxDestroy, 12040);
+  HIP_LESSONS_DRIVER_FUNCTION(cuStreamDestroy, 4000);
+  HIP_LESSONS_DRIVER_FUNCTION(cuGreenCtxDestroy, 12040);
   HIP_CHECK(hipStreamSynchronize(partition.stream));
   CU_CHECK(cuStreamDestroy(partition.stream));
   CU_CHECK(cuGreenCtxDestroy(static_cast<CUgreenCtx>(partition.green_context)));
