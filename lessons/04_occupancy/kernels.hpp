@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "hip_lessons/block_trace.hpp"
@@ -33,7 +34,6 @@ namespace occupancy {
 
 namespace hl = hip_lessons;
 
-//! [triad]
 // Every kernel is a grid-stride loop: correct for any grid, so the grid can come from occupancy.
 // A non-empty trace records the block's CU, start and end; every thread reaches timer.stop().
 template <class Element>
@@ -51,7 +51,6 @@ __global__ void triad(const float* b, const float* c, float* a, float s, std::si
                       hl::BlockTrace trace) {
   grid_stride(n, trace, [=](std::size_t i) { a[i] = fmaf(s, c[i], b[i]); });
 }
-//! [triad]
 constexpr float kTriadScalar = 0.5f;
 
 // 1024 dependent FMAs: each waits for the previous one, so the CU stays busy only if enough
@@ -170,15 +169,12 @@ struct Problem {
     x_device.upload(x);
     c_device.upload(c);
     for (const Kernel k : kKernels) {  // the host references, per distinct x where they can be
-      std::array<float, 1024> of_distinct{};
-      for (int v = 0; v < 1024; ++v) {
-        of_distinct[v] =
-            k == Kernel::kFmaChain ? fma_chain(distinct[v]) : many_live_values(distinct[v]);
-      }
-      for (std::size_t i = 0; i < count(k); ++i) {
+      std::array<float, 1024> per_x{};
+      for (int v = 0; v < 1024; ++v)
+        per_x[v] = k == Kernel::kFmaChain ? fma_chain(distinct[v]) : many_live_values(distinct[v]);
+      for (std::size_t i = 0; i < count(k); ++i)
         expected[k].push_back(k == Kernel::kTriad ? std::fma(kTriadScalar, c[i], x[i])
-                                                  : of_distinct[which[i]]);
-      }
+                                                  : per_x[which[i]]);
     }
   }
   static std::size_t fits(std::size_t n) {  // checked before anything is allocated
@@ -206,11 +202,12 @@ struct Problem {
     HIP_CHECK(
         hipMemcpy(y.data(), y_device.data(), elements * sizeof(float), hipMemcpyDeviceToHost));
     const bool exact = kernel == Kernel::kTriad || kernel == Kernel::kFmaChain;
-    step.check_match(hl::format("{}, N = {}, grid {} x block {}, {} dynamic shared bytes",
-                                name(kernel), elements, grid, block, dynamic_shared),
-                     hl::first_mismatch(expected[kernel].data(), y.data(), elements,
-                                        exact ? hl::Tolerance{} : hl::Tolerance{1e-6, 1e-6}),
-                     elements);
+    const std::string shared = dynamic_shared ? hl::format(", {} B shared", dynamic_shared) : "";
+    step.check_match(
+        hl::format("{}, N = {}, grid {} x block {}{}", name(kernel), elements, grid, block, shared),
+        hl::first_mismatch(expected[kernel].data(), y.data(), elements,
+                           exact ? hl::Tolerance{} : hl::Tolerance{1e-6, 1e-6}),
+        elements);
     return ms;
   }
 };

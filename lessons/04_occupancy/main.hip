@@ -48,7 +48,6 @@ struct Sizing {
   }
 };
 
-//! [budgets]
 // The budgets of one CU. HIP on AMD refuses the last three attributes up to 5.7, answers them
 // from 6.0 (README): a refusal means "not reported", cleared from the thread's last error.
 Sizing read_budgets(const hl::Device& device, int block) {
@@ -70,6 +69,7 @@ Sizing read_budgets(const hl::Device& device, int block) {
   l.shared_per_cu = static_cast<std::size_t>(value);
   HIP_CHECK(hipDeviceGetAttribute(&value, hipDeviceAttributeMaxSharedMemoryPerBlock, d));
   l.shared_per_block = static_cast<std::size_t>(value);
+  //! [budgets]
   const auto answer = [&](hipError_t e) { return e ? std::nullopt : std::optional<int>(value); };
   l.regs_per_cu =
       answer(hipDeviceGetAttribute(&value, hipDeviceAttributeMaxRegistersPerMultiprocessor, d));
@@ -78,9 +78,9 @@ Sizing read_budgets(const hl::Device& device, int block) {
   l.reserved_shared_per_block =
       answer(hipDeviceGetAttribute(&value, hipDeviceAttributeReservedSharedMemPerBlock, d));
   (void)hipGetLastError();
+  //! [budgets]
   return Sizing{l, occupancy::Calculator(l), block, 0, {}};
 }
-//! [budgets]
 
 //! [article_grid]
 // The article sized its grid-stride launch with
