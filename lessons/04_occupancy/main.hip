@@ -117,8 +117,8 @@ hl::StepResult residency_budgets(const hl::Device& device, Sizing& s) {
     const std::string name = occupancy::name(k);
     hl::ResultTable t(
         "occupancy." + name,
-        hl::format("Resident blocks per {}: {} ({} registers a thread, {} + {} static shared + "
-                   "spill bytes, blocks <= {})",
+        hl::format("Resident blocks per {}: {} ({} registers, {} static shared bytes, {} spill "
+                   "bytes per thread, at most {} threads per block)",
                    kCu, name, a.numRegs, a.sharedSizeBytes, a.localSizeBytes, a.maxThreadsPerBlock),
         {"block", warp + "s per block", "by slots", "by registers", "by shared memory",
          "by block cap", "calculator", "API", hl::Column("occupancy", "%", 1), "limited by"});
