@@ -9,6 +9,7 @@
 #include "hip_lessons/bench.hpp"
 #include "hip_lessons/buffers.hpp"
 #include "hip_lessons/device.hpp"
+#include "hip_lessons/hip_check.hpp"
 #include "hip_lessons/streams.hpp"
 #include "hip_lessons/validation.hpp"
 #include "kernels.hpp"
@@ -37,11 +38,14 @@ void kernel_case(benchmark::State& state, Kernel kernel, Grid rule) {
   hl::fill_uniform(host, 1);
   x.upload(host);
   if (triad) c.upload(host);
-  const int cus = device.compute_units();
-  const auto grid = static_cast<unsigned int>(
-      rule == Grid::kOccupancy       ? occupancy::max_active_blocks(kernel, block) * cus
-      : rule == Grid::kOneBlockPerCu ? cus
-                                     : static_cast<int>((n + block - 1) / block));
+  int blocks_per_cu = 1;  // the occupancy grid: every block resident at once
+  if (rule == Grid::kOccupancy) {
+    HIP_CHECK(hipOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_cu,
+                                                           occupancy::address(kernel), block, 0));
+  }
+  const auto grid = static_cast<unsigned int>(rule == Grid::kOneElementPerThread
+                                                  ? (n + block - 1) / block
+                                                  : blocks_per_cu * device.compute_units());
   hl::GpuStream stream;
   hl::time_iterations(state, stream, [&] {
     occupancy::launch(kernel, grid, static_cast<unsigned int>(block), 0, stream, x.data(), c.data(),
@@ -52,7 +56,7 @@ void kernel_case(benchmark::State& state, Kernel kernel, Grid rule) {
     state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * 3 * n * sizeof(float)));
   } else {
     state.counters["FLOP/s"] =
-        benchmark::Counter(occupancy::kChainFlopsPerElement * static_cast<double>(n),
+        benchmark::Counter(2.0 * occupancy::kChainLength * static_cast<double>(n),
                            benchmark::Counter::kIsIterationInvariantRate);
   }
 }

@@ -1,22 +1,27 @@
 /// \file lessons/04_occupancy/kernels.hpp
-/// \brief The kernels lesson 04 sizes by occupancy, and how each is launched.
-///
-/// Shared by the lesson driver (main.hip) and its benchmarks (bench.hip), so both time the
-/// same launches. Every kernel is a grid-stride loop: it is correct for any grid, which is
-/// what lets the lesson choose the grid from occupancy instead of from the problem size.
-/// The arithmetic uses explicit fmaf() so the host references below compute bit-identical
-/// results (the compiler may not contract or reorder an explicit fused multiply-add).
-/// Every kernel takes an hl::BlockTrace: empty (untraced) in the timed runs, a recorder's slice
-/// where step 10 records on which CU and when each block ran (block_trace.hpp).
+/// \brief The kernels lesson 04 sizes by occupancy, their launch (shared with bench.hip), and
+/// the problem main.hip runs them on. Explicit fmaf() keeps the host references bit-identical
+/// (a compiler may not contract or reorder an explicit fused multiply-add).
 #pragma once
 
 #include <hip/hip_runtime.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
-#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "hip_lessons/block_trace.hpp"
+#include "hip_lessons/buffers.hpp"
+#include "hip_lessons/device.hpp"
 #include "hip_lessons/hip_check.hpp"
+#include "hip_lessons/step_result.hpp"
+#include "hip_lessons/timing.hpp"
+#include "hip_lessons/validation.hpp"
 
 // `#pragma unroll` only where a device compiler reads it: the host compiler would warn.
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
@@ -29,131 +34,73 @@ namespace occupancy {
 
 namespace hl = hip_lessons;
 
-// --- The memory-bound kernel --------------------------------------------------------------
+// Every kernel is a grid-stride loop: correct for any grid, so the grid can come from occupancy.
+// A non-empty trace records the block's CU, start and end; every thread reaches timer.stop().
+template <class Element>
+__device__ void grid_stride(std::size_t n, hl::BlockTrace trace, Element element) {
+  hl::BlockTimer timer(trace);
+  const std::size_t first = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = first; i < n; i += stride) element(i);
+  timer.stop();
+}
 
+// STREAM triad a = b + s * c: two loads and one store per element, almost no arithmetic, so its
+// speed is the number of memory requests in flight, i.e. of resident threads.
+__global__ void triad(const float* b, const float* c, float* a, float s, std::size_t n,
+                      hl::BlockTrace trace) {
+  grid_stride(n, trace, [=](std::size_t i) { a[i] = fmaf(s, c[i], b[i]); });
+}
 constexpr float kTriadScalar = 0.5f;
 
-//! [triad]
-// STREAM triad a = b + s * c: two loads and one store per element, almost no arithmetic, so
-// its speed is set by how many memory requests the device keeps in flight, i.e. by how many
-// threads are resident. The grid-stride loop makes any grid correct. A non-empty trace records
-// the block's CU and its start and end (every thread reaches timer.stop()).
-__global__ void triad(const float* b, const float* c, float* a, float scalar, std::size_t n,
-                      hl::BlockTrace trace) {
-  hl::BlockTimer timer(trace);
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
-       i += stride) {
-    a[i] = fmaf(scalar, c[i], b[i]);
-  }
-  timer.stop();
-}
-//! [triad]
-
-/// Host reference of one triad element.
-inline float triad_reference(float b, float c) { return std::fma(kTriadScalar, c, b); }
-
-// --- The compute-bound kernel -------------------------------------------------------------
-
-constexpr int kChainLength = 1024;  ///< dependent FMAs per element
-constexpr float kChainMultiplier = 0.999f;
-constexpr float kChainAddend = 0.001f;
-
-/// One element of the compute-bound kernel: a chain of kChainLength dependent FMAs. Each FMA
-/// waits for the previous one, so a single warp stalls on every step; the SM stays busy only
-/// if enough other warps are resident to issue meanwhile (latency hiding = occupancy).
-/// The values converge towards 1, so they stay normal numbers.
+// 1024 dependent FMAs: each waits for the previous one, so the CU stays busy only if enough
+// other warps are resident to issue meanwhile. The values converge towards 1 (normal numbers).
+constexpr int kChainLength = 1024;
 __host__ __device__ inline float fma_chain(float v) {
   OCCUPANCY_UNROLL
-  for (int k = 0; k < kChainLength; ++k) v = fmaf(v, kChainMultiplier, kChainAddend);
+  for (int k = 0; k < kChainLength; ++k) v = fmaf(v, 0.999f, 0.001f);
   return v;
 }
-
-//! [fma_chain]
 __global__ void fma_chain_kernel(const float* x, float* y, std::size_t n, hl::BlockTrace trace) {
-  hl::BlockTimer timer(trace);
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
-       i += stride) {
-    y[i] = fma_chain(x[i]);
-  }
-  timer.stop();
+  grid_stride(n, trace, [=](std::size_t i) { y[i] = fma_chain(x[i]); });
 }
-//! [fma_chain]
 
-/// Floating-point operations per element of fma_chain_kernel (an FMA counts as two).
-constexpr double kChainFlopsPerElement = 2.0 * kChainLength;
-
-// --- Register pressure ----------------------------------------------------------------------
-
-constexpr int kLiveValues = 64;  ///< values every thread keeps alive at once
-constexpr int kRounds = 8;
-
-/// One element of the register-hungry kernels: kLiveValues values that all stay alive through
-/// kRounds rounds (each round reads its neighbour), so the compiler needs about kLiveValues
-/// registers per thread, or it must spill some of them to memory. Every value stays in
-/// [0.25, 1]. The scaling is an explicit fmaf(t, 0.8f, 0.0f) rather than t * 0.8f, so the sum
-/// that follows cannot be contracted into an FMA on the device.
+// 64 values alive through 8 rounds need about 64 registers per thread, or spills. Every value
+// stays in [0.25, 1]; fmaf(t, 0.8f, 0.0f), not t * 0.8f, so no FMA is contracted on the device.
 __host__ __device__ inline float many_live_values(float v) {
-  float live[kLiveValues];
+  float live[64];
   OCCUPANCY_UNROLL
-  for (int k = 0; k < kLiveValues; ++k) {
-    live[k] = fmaf(v, 0.25f, 0.5f + static_cast<float>(k) * (1.0f / 256.0f));
-  }
+  for (int k = 0; k < 64; ++k) live[k] = fmaf(v, 0.25f, 0.5f + static_cast<float>(k) / 256.0f);
   OCCUPANCY_UNROLL
-  for (int round = 0; round < kRounds; ++round) {
+  for (int round = 0; round < 8; ++round) {
     OCCUPANCY_UNROLL
-    for (int k = 0; k < kLiveValues; ++k) {
-      const float t = fmaf(live[k], live[(k + 1) % kLiveValues], 0.25f);
-      live[k] = fmaf(t, 0.8f, 0.0f);
-    }
+    for (int k = 0; k < 64; ++k)
+      live[k] = fmaf(fmaf(live[k], live[(k + 1) % 64], 0.25f), 0.8f, 0.0f);
   }
   float sum = 0.0f;
   OCCUPANCY_UNROLL
-  for (int k = 0; k < kLiveValues; ++k) sum += live[k];
+  for (int k = 0; k < 64; ++k) sum += live[k];
   return sum;
 }
 
 //! [launch_bounds]
-// The block size both register kernels are launched with.
-constexpr int kBoundedBlock = 256;
+constexpr int kBoundedBlock = 256;  // the block size both register kernels are launched with
+// The second number of __launch_bounds__ is a minimum: of waves per SIMD on AMD (it becomes
+// amdgpu_waves_per_eu), of resident blocks per SM on CUDA. Both leave 64 registers a thread.
 #if defined(__HIP_PLATFORM_AMD__)
-// HIP on AMD: __launch_bounds__(MAX_THREADS, MIN_WAVES_PER_EU) becomes
-// amdgpu_flat_work_group_size(1, MAX_THREADS) + amdgpu_waves_per_eu(MIN_WAVES_PER_EU)
-// (hip/amd_detail/amd_hip_runtime.h): the second number asks for that many waves per SIMD.
-// 8 waves per SIMD leaves each wave 512 / 8 = 64 VGPRs on gfx90a.
-constexpr int kLaunchBoundsHint = 8;
+constexpr int kLaunchBoundsHint = 8;  // 512 VGPRs / 8 waves on gfx90a
 #else
-// CUDA: __launch_bounds__(MAX_THREADS, MIN_BLOCKS_PER_SM): the compiler limits registers so
-// that 4 blocks of 256 threads fit on one SM: 65536 / (4 * 256) = 64 registers per thread.
-constexpr int kLaunchBoundsHint = 4;
+constexpr int kLaunchBoundsHint = 4;  // 65536 registers / (4 blocks x 256 threads)
 #endif
-
-// Same body twice: the compiler picks the register count of the first freely; the second
-// carries launch bounds, which cap it (spilling what does not fit) to raise occupancy.
+// The same body twice: registers chosen freely, and capped by launch bounds (spilling the rest).
 __global__ void registers_unbounded(const float* x, float* y, std::size_t n, hl::BlockTrace trace) {
-  hl::BlockTimer timer(trace);
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
-       i += stride) {
-    y[i] = many_live_values(x[i]);
-  }
-  timer.stop();
+  grid_stride(n, trace, [=](std::size_t i) { y[i] = many_live_values(x[i]); });
 }
-
 __global__ void __launch_bounds__(kBoundedBlock, kLaunchBoundsHint)
     registers_bounded(const float* x, float* y, std::size_t n, hl::BlockTrace trace) {
-  hl::BlockTimer timer(trace);
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
-       i += stride) {
-    y[i] = many_live_values(x[i]);
-  }
-  timer.stop();
+  grid_stride(n, trace, [=](std::size_t i) { y[i] = many_live_values(x[i]); });
 }
 //! [launch_bounds]
-
-// --- Launching ------------------------------------------------------------------------------
 
 /// The kernels of this lesson: the triad reads x and c, the others map x to y.
 enum class Kernel { kTriad, kFmaChain, kRegistersUnbounded, kRegistersBounded };
@@ -165,7 +112,7 @@ inline const char* name(Kernel kernel) {
   return names[static_cast<int>(kernel)];
 }
 
-/// Host address of a kernel, as the occupancy and attribute queries take it.
+/// Host address of a kernel, as the attribute and occupancy queries take it.
 inline const void* address(Kernel kernel) {
   const void* const addresses[] = {reinterpret_cast<const void*>(triad),
                                    reinterpret_cast<const void*>(fma_chain_kernel),
@@ -174,15 +121,13 @@ inline const void* address(Kernel kernel) {
   return addresses[static_cast<int>(kernel)];
 }
 
-/// Host reference of one output element of \p kernel (\p c is read by the triad only).
-inline float reference(Kernel kernel, float x, float c) {
-  if (kernel == Kernel::kTriad) return triad_reference(x, c);
-  return kernel == Kernel::kFmaChain ? fma_chain(x) : many_live_values(x);
+/// TB/s of the triad (2 loads, 1 store), TFLOP/s of the FMA chain (an FMA is 2 FLOP).
+inline std::optional<double> rate(Kernel kernel, std::size_t n, std::optional<double> ms) {
+  if (!ms) return std::nullopt;
+  return (kernel == Kernel::kTriad ? 3.0 * sizeof(float) : 2.0 * kChainLength) * n / *ms / 1e9;
 }
 
-/// Launches \p kernel on \p stream with \p dynamic_shared bytes of dynamic shared memory per
-/// block (no kernel uses them; requesting them still reserves them) and checks that the launch
-/// was accepted. A non-empty \p trace (one slice of a BlockTraceRecorder) records every block.
+/// Launches \p kernel with \p dynamic_shared bytes per block (unused, reserved all the same).
 inline void launch(Kernel kernel, unsigned int grid, unsigned int block, std::size_t dynamic_shared,
                    hipStream_t stream, const float* x, const float* c, float* y, std::size_t n,
                    hl::BlockTrace trace = {}) {
@@ -204,12 +149,67 @@ inline void launch(Kernel kernel, unsigned int grid, unsigned int block, std::si
   HIP_CHECK_LAUNCH();
 }
 
-/// Resident blocks per CU/SM that the runtime predicts for \p kernel (the occupancy API).
-inline int max_active_blocks(Kernel kernel, int block, std::size_t dynamic_shared = 0) {
-  int blocks = 0;
-  HIP_CHECK(hipOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, address(kernel), block,
-                                                         dynamic_shared));
-  return blocks;
-}
+/// Seeded inputs, an output and the host references of n elements (2^22 at most for all but the
+/// triad); x repeats 1024 random values so that a reference costs 1024 evaluations at most.
+struct Problem {
+  std::size_t n;
+  hipStream_t stream;
+  hl::RunOrTime runs;  // timed, or run once (--check)
+  hl::DeviceBuffer<float> x_device, c_device, y_device;
+  std::map<Kernel, std::vector<float>> expected;
+
+  Problem(std::size_t size, std::uint64_t seed, hipStream_t s, const hl::RunOrTime& r)
+      : n(fits(size)), stream(s), runs(r), x_device(n), c_device(n), y_device(n) {
+    std::vector<float> distinct(1024), c(n), x(n);
+    std::vector<std::uint32_t> which(n);
+    hl::fill_uniform(distinct, seed);
+    hl::fill_uniform(c, seed + 1);
+    hl::fill_random_words(which, seed + 2);
+    for (std::size_t i = 0; i < n; ++i) x[i] = distinct[which[i] %= 1024];
+    x_device.upload(x);
+    c_device.upload(c);
+    for (const Kernel k : kKernels) {  // the host references, per distinct x where they can be
+      std::array<float, 1024> per_x{};
+      for (int v = 0; v < 1024; ++v)
+        per_x[v] = k == Kernel::kFmaChain ? fma_chain(distinct[v]) : many_live_values(distinct[v]);
+      for (std::size_t i = 0; i < count(k); ++i)
+        expected[k].push_back(k == Kernel::kTriad ? std::fma(kTriadScalar, c[i], x[i])
+                                                  : per_x[which[i]]);
+    }
+  }
+  static std::size_t fits(std::size_t n) {  // checked before anything is allocated
+    hl::require_device_memory(3 * n * sizeof(float), hl::format("N = {}", n));
+    return n;
+  }
+  std::size_t count(Kernel kernel) const {
+    return kernel == Kernel::kTriad ? n : std::min(n, std::size_t{1} << 22);
+  }
+
+  /// Poisons y, launches \p kernel on the first \p elements (0: count(kernel)), compares every
+  /// element with the reference (the register kernels sum 64 values in an order the compiler
+  /// chooses: within 1e-6; the others bit for bit). Returns the median ms when timed.
+  std::optional<double> run(hl::StepResult& step, Kernel kernel, unsigned int grid,
+                            unsigned int block, std::size_t dynamic_shared = 0,
+                            std::size_t elements = 0, hl::BlockTrace trace = {}) {
+    elements = elements == 0 ? count(kernel) : elements;
+    // Every byte 0xFF is a NaN, which no result equals: an element never written cannot pass.
+    HIP_CHECK(hipMemsetAsync(y_device.data(), 0xFF, elements * sizeof(float), stream));
+    const std::optional<double> ms = runs.on_stream(stream, [&] {
+      launch(kernel, grid, block, dynamic_shared, stream, x_device.data(), c_device.data(),
+             y_device.data(), elements, trace);
+    });
+    std::vector<float> y(elements);
+    HIP_CHECK(
+        hipMemcpy(y.data(), y_device.data(), elements * sizeof(float), hipMemcpyDeviceToHost));
+    const bool exact = kernel == Kernel::kTriad || kernel == Kernel::kFmaChain;
+    const std::string shared = dynamic_shared ? hl::format(", {} B shared", dynamic_shared) : "";
+    step.check_match(
+        hl::format("{}, N = {}, grid {} x block {}{}", name(kernel), elements, grid, block, shared),
+        hl::first_mismatch(expected[kernel].data(), y.data(), elements,
+                           exact ? hl::Tolerance{} : hl::Tolerance{1e-6, 1e-6}),
+        elements);
+    return ms;
+  }
+};
 
 }  // namespace occupancy
