@@ -43,7 +43,7 @@ constexpr double kKernelUs = 10.0;
 /// Main of a helper: set the policy, then serve round trips until stdin ends or reads "0".
 int serve(const std::string& policy_name) {
   const qe::Policy* policy = nullptr;
-  for (const qe::Policy& p : qe::policies()) {
+  for (const qe::Policy& p : qe::kPolicies) {
     if (policy_name == p.name) policy = &p;
   }
   if (policy == nullptr) {
@@ -154,7 +154,7 @@ int main(int argc, char** argv) {
     return serve(std::string(argv[1]).substr(std::string(kServerFlag).size()));
   }
   std::signal(SIGPIPE, SIG_IGN);  // a helper that died must give a write error, not kill us
-  for (const qe::Policy& policy : qe::policies()) {
+  for (const qe::Policy& policy : qe::kPolicies) {
     benchmark::RegisterBenchmark((std::string("sync_round_trip/") + policy.name).c_str(),
                                  sync_round_trip, std::string(policy.name))
         ->UseManualTime();

@@ -1,340 +1,340 @@
 /// \file lessons/05_queue_env/main.hip
-/// \brief Lesson 05: the process-wide knobs: hardware queue count, waiting policy, and
-/// AMD's copy path and queue size, each setting measured in a child process of its own.
+/// \brief Lesson 05: the process-wide knobs (hardware queues, the serialization switch, the
+/// waiting policy, AMD's copy path and queue size), each setting measured in a child process.
 ///
-/// These settings are read once, when the GPU runtime starts (environment variables), or
-/// can be chosen once per process (hipSetDeviceFlags). A program cannot try several of them
-/// in turn, so this lesson runs itself again, once per setting: a child of its own binary,
-/// with one variable changed in the child's environment only, measures, checks its results
-/// and prints one "@result" line (child_measurements.hpp); the parent, below, puts the
-/// children's results side by side.
-///
-/// The story (the README's Application flow has the same numbers):
-///  1. Look at the GPU without creating a context, so the children have it to themselves,
-///     and refuse a --size the copy child could not hold.
-///  2. Hardware queues (GPU_MAX_HW_QUEUES on AMD, CUDA_DEVICE_MAX_CONNECTIONS on NVIDIA):
-///     children with 1, the default and the most time the same dependent chains issued
-///     depth-first and breadth-first; too few queues serialize independent streams. The
-///     one-queue child traces both orders; their timelines show and check the false dependency.
-///  3. Malformed values of the queue variable, each in its own child: what the runtime does.
-///  4. How the host waits (spin, yield, blocking sync): CPU time and latency of a wait.
-///  5. AMD's copy engines (HSA_ENABLE_SDMA) and AQL queue size (ROC_AQL_QUEUE_SIZE).
-///  6. The ratios the speed test checks, from the children of steps 2 and 4.
-/// The mode chooses the children: the tour runs every setting; --check those correctness
-/// needs, with three repeats; --speed-check only those step 6 needs.
+/// A runtime reads its environment once and a process chooses its waiting policy once, so the
+/// lesson runs itself again per setting (child_runs.hpp): a child (--measure) runs one of the
+/// measurements below and reports one line; the five steps at the end put children side by side.
 #include <hip/hip_runtime.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
-#include <cstdint>
-#include <optional>
-#include <string>
-#include <utility>
-#include <vector>
+#include <cstdio>
+#include <ctime>
 
-#include "child_measurements.hpp"
-#include "hip_lessons/child_process.hpp"
+#include "chain_traces.hpp"
+#include "child_runs.hpp"
 #include "hip_lessons/device.hpp"
-#include "hip_lessons/hip_check.hpp"
 #include "hip_lessons/lesson.hpp"
+#include "hip_lessons/timing.hpp"
+#include "kernels.hpp"
 
 namespace hl = hip_lessons;
-namespace qe = queue_env;
+using namespace queue_env;
 
 namespace {
 
-// 1. The parent only reads the device's properties: hipSetDevice would create a context,
-// and the children should have the GPU to themselves. The copy child holds --size floats on
-// the device, so a size that cannot fit is refused here, before any child starts.
-void look_at_the_device(hl::Report& report, const hl::CommonOptions& options) {
-  hl::require_device_index(options.device);
-  hl::Device device;
-  device.index = options.device;
-  HIP_CHECK(hipGetDeviceProperties(&device.props, options.device));
-  report.facts(device.facts());
-  const double copy_bytes = static_cast<double>(options.size) * sizeof(float);
-  const auto memory = static_cast<double>(device.props.totalGlobalMem);
-  if (copy_bytes > 0.9 * memory) {
-    throw hl::UsageError(
-        hl::format("--size {} needs {:bytes} of device memory for the copy "
-                   "measurement, but the device has {:bytes}; use a smaller "
-                   "--size",
-                   options.size, copy_bytes, memory));
-  }
-  report.note(
-      hl::format("{} ({}); every measurement below runs in a child process of this "
-                 "program with one setting changed in its environment",
-                 device.name(), qe::kPlatform));
-  if (options.mode != hl::Mode::kTour) return;
-  hl::ResultTable known("variables",
-                        "The settings this lesson varies (read once, at runtime start)",
-                        {{"variable"}, {"platform"}, {"what it changes"}, {"in this process"}});
-  for (const qe::Variable& v : qe::variables()) {
-    known.row({v.name, v.platform, v.meaning, qe::setting_of(v.name)});
-  }
-  report.table(known);
-}
+// Step 3's switch. AMD_SERIALIZE_KERNEL=3: wait for the stream before and after each launch.
+#if defined(__HIP_PLATFORM_AMD__)
+constexpr const char *kSerializeSwitch = "AMD_SERIALIZE_KERNEL", *kSerializeValue = "3";
+#else
+constexpr const char *kSerializeSwitch = "CUDA_LAUNCH_BLOCKING", *kSerializeValue = "1";
+#endif
 
-/// What step 2 measured: the runs step 6 takes ratios of, and every row for step 3.
-struct QueueRuns {
-  hl::ChildRun one, fallback;  // the queue variable at 1, and unset (the runtime's default)
-  std::vector<std::pair<std::string, hl::ChildRun>> labelled;
-};
+// ---- The children: each measures one setting in its own process -----------------------------
 
-// 2. One child per queue count, each timing the same chains in both issue orders: only a
-// queue shared by several streams makes the order matter.
-QueueRuns compare_queue_counts(hl::Report& report, qe::Children& children, const qe::Settings& s,
-                               hl::Mode mode) {
-  report.note(
-      hl::format("\n2. Hardware queues: {} streams, each a chain of {} dependent {} us "
-                 "one-block kernels",
-                 s.streams, s.chain, s.kernel_us));
-  hl::ResultTable table(
-      "queues",
-      hl::format("Queue count against issue order (ideal {:.3} ms)", s.chain * s.kernel_us / 1e3),
-      {{"setting"},
-       {"child"},
-       {"depth-first", "ms", 3},
-       {"breadth-first", "ms", 3},
-       {"depth / breadth"},
-       {"breadth / ideal"}});
-  QueueRuns runs;
-  for (const hl::EnvSetting& setting : qe::queue_settings(s, mode)) {
-    const bool one = setting.value == std::string("1");  // this child also sends block traces
-    hl::ChildRun r = children.run("queues", one ? qe::kTraceArgs : qe::kNoArgs, {setting});
-    qe::check_child(report, "chains correct with " + setting.describe(), r);
-    if (r.succeeded()) {
-      // A chain can take longer than ideal (launch costs, slow tools such as
-      // compute-sanitizer) but never shorter, unless the spin clock runs fast.
-      const double single = r.number("single_chain_ms") / r.number("ideal_ms");
-      report.check("one chain alone takes at least 0.8 x its ideal time (spin clock not fast)",
-                   single >= 0.8, hl::format("{:.2} x ideal", single));
+// Child of steps 1-3: --streams non-blocking streams (they must not wait for the legacy
+// default stream of the copies), each a chain of --chain dependent kernels, timed issued
+// depth-first and breadth-first, and one chain alone; every word is checked after each.
+hl::StepResult time_chains(hl::Lesson& lesson, const Settings& s, double ticks_per_us) {
+  const auto ticks = static_cast<long long>(s.kernel_us * ticks_per_us);
+  const auto steps = static_cast<unsigned int>(s.chain);
+  std::vector<hipStream_t> streams(static_cast<std::size_t>(s.streams));
+  for (auto& stream : streams) HIP_CHECK(hipStreamCreateWithFlags(&stream, hipStreamNonBlocking));
+  std::vector<std::uint32_t> expected(streams.size()), got(streams.size());  // a word per chain
+  hl::fill_random_words(expected, lesson.options.seed);
+  const std::size_t bytes = expected.size() * sizeof(std::uint32_t);
+  std::uint32_t* words = nullptr;
+  HIP_CHECK(hipMalloc(&words, bytes));
+  HIP_CHECK(hipMemcpy(words, expected.data(), bytes, hipMemcpyHostToDevice));
+  HIP_CHECK(hipDeviceSynchronize());  // a copy from pageable memory may return before it lands
+  hl::StepResult step("Chains of dependent kernels");
+  // The chains of the first `count` streams, timed (or once, traced), then every word checked.
+  const auto run = [&](const char* name, IssueOrder order, std::size_t count,
+                       hl::TracedRun* traced = nullptr) {
+    const std::vector<hipStream_t> used(streams.begin(), streams.begin() + count);
+    std::size_t times = 0;
+    const auto once = [&] {
+      issue_chains(order, used, steps, ticks, words, traced);
+      HIP_CHECK(hipDeviceSynchronize());  // waits for every stream, not only the legacy one
+      ++times;
+    };
+    const auto ms = traced ? std::nullopt : hl::RunOrTime(lesson.options).wall(once);
+    if (traced) once();
+    for (std::size_t i = 0; i < count * times; ++i) {
+      expected[i % count] = chain_reference(expected[i % count], steps);
     }
-    const std::string label = setting.value ? setting.describe()
-                                            : hl::format("{} unset (default {})", setting.name,
-                                                         qe::kQueues.default_count);
-    table.row({label, qe::child_status(r), qe::reported(r, "depth_first_ms"),
-               qe::reported(r, "breadth_first_ms"),
-               qe::reported(r, "depth_first_ms", "breadth_first_ms"),
-               qe::reported(r, "breadth_first_ms", "ideal_ms")});
-    if (!setting.value) runs.fallback = r;
-    if (one) runs.one = r;
-    runs.labelled.emplace_back(label, std::move(r));
-  }
-  if (mode == hl::Mode::kTour) {  // the other platform's variable: the child exits 77
-    const hl::ChildRun foreign = children.run("queues", {"--variable", qe::kQueues.counterpart},
-                                              {{qe::kQueues.counterpart, std::string("1")}});
-    table.row({hl::format("{}=1", qe::kQueues.counterpart), qe::child_status(foreign), std::nullopt,
-               std::nullopt, std::nullopt, std::nullopt});
-  }
-  report.table(table);
-  qe::show_one_queue(report, runs.one, qe::kQueues.name, s.streams, s.chain, s.kernel_us);
-  return runs;
-}
-
-// 3. What the runtime makes of malformed values. Each runs in its own child, so a runtime
-// that rejects or crashes on a value cannot take the lesson down with it. They are shown,
-// not checked, so only the tour runs them.
-void try_malformed_values(hl::Report& report, qe::Children& children, const QueueRuns& measured,
-                          hl::Mode mode) {
-  if (mode != hl::Mode::kTour) return;
-  report.note(hl::format("\n3. Malformed values of {}", qe::kQueues.name));
-  hl::ResultTable bad("malformed",
-                      hl::format("Malformed values of {}: the exit status of a child and what "
-                                 "it measured",
-                                 qe::kQueues.name),
-                      {{"value"},
-                       {"child"},
-                       {"depth-first", "ms", 3},
-                       {"breadth-first", "ms", 3},
-                       {"depth-first closest to"}});
-  for (const char* value : {"abc", "0", "1000"}) {
-    const hl::ChildRun r = children.run("queues", {}, {{qe::kQueues.name, std::string(value)}});
-    std::string closest = "-";
-    double best = 1e300;
-    for (const auto& [label, reference] : measured.labelled) {
-      const double distance =
-          std::fabs(std::log(r.number("depth_first_ms") / reference.number("depth_first_ms")));
-      if (!std::isnan(distance) && distance < best) {
-        best = distance;
-        closest = label;
-      }
-    }
-    bad.row({value, r.not_applicable() ? "not applicable here" : r.outcome.status(),
-             qe::reported(r, "depth_first_ms"), qe::reported(r, "breadth_first_ms"), closest});
-  }
-  report.table(bad);
-}
-
-struct WaitRuns {
-  hl::ChildRun spin, blocking;
-};
-
-// 4. One child per waiting policy: a process chooses it once, before its context exists.
-WaitRuns compare_waiting_policies(hl::Report& report, qe::Children& children, const qe::Settings& s,
-                                  hl::Mode mode) {
-  report.note("\n4. Waiting for the GPU: hipSetDeviceFlags, one policy per child");
-  hl::ResultTable table(
-      "wait",
-      hl::format("CPU time per wall time during a {:.1} ms wait, and the round "
-                 "trip of a 10 us kernel",
-                 s.wait_us / 1e3),
-      {{"policy"}, {"setting"}, {"child"}, {"CPU / wall while waiting"}, {"round trip", "us", 1}});
-  WaitRuns runs;
-  for (const qe::Policy& policy : qe::policies()) {
-    // Spin and blocking sync always run: step 6 compares them. The others belong to the
-    // tour, which --policy narrows to one.
-    const std::string name = policy.name;
-    const bool compared = name == "spin" || name == "blocking-sync";
-    if (!compared && (mode != hl::Mode::kTour || (s.policy != "all" && s.policy != name))) {
-      continue;
-    }
-    const hl::ChildRun r = children.run("wait", {"--policy", name}, {});
-    qe::check_child(report, "waiting with policy " + name, r);
-    table.row({name, std::nullopt, qe::child_status(r), qe::reported(r, "cpu_per_wall"),
-               qe::reported(r, "round_trip_us")});
-    if (name == "spin") runs.spin = r;
-    if (name == "blocking-sync") runs.blocking = r;
-  }
-  if (mode == hl::Mode::kTour) {  // AMD's switch under blocking sync: interrupts or polling
-    const hl::ChildRun polled =
-        children.run("wait", {"--policy", "blocking-sync", "--variable", "HSA_ENABLE_INTERRUPT"},
-                     {{"HSA_ENABLE_INTERRUPT", std::string("0")}});
-    table.row({"blocking-sync", "HSA_ENABLE_INTERRUPT=0", qe::child_status(polled),
-               qe::reported(polled, "cpu_per_wall"), qe::reported(polled, "round_trip_us")});
-  }
-  report.table(table);
-  return runs;
-}
-
-// 5. AMD's copy engines and queue size, one child per setting (elsewhere they exit 77).
-// --check runs the defaults (every copied element, every launch checked); the speed test
-// needs neither; the tour adds HSA_ENABLE_SDMA=0 and ROC_AQL_QUEUE_SIZE=1024.
-void try_amd_copy_path(hl::Report& report, qe::Children& children, hl::Mode mode) {
-  if (mode == hl::Mode::kSpeedCheck) return;
-  report.note("\n5. AMD: copy engines and AQL queue size");
-  hl::ResultTable table("amd_copy_path",
-                        "AMD-only settings (each is a child; elsewhere it exits 77)",
-                        {{"setting"}, {"child"}, {"result"}});
-  const auto values = [&](const char* changed) {
-    std::vector<std::optional<std::string>> all = {std::nullopt};
-    if (mode == hl::Mode::kTour) all.emplace_back(changed);
-    return all;
+    HIP_CHECK(hipMemcpy(got.data(), words, bytes, hipMemcpyDeviceToHost));
+    step.check_match(name, hl::first_mismatch(expected, got), got.size());
+    return ms;
   };
-  for (const std::optional<std::string>& value : values("0")) {
-    const hl::ChildRun r = children.run("copy", {}, {{"HSA_ENABLE_SDMA", value}});
-    qe::check_child(report, "pinned copies correct with HSA_ENABLE_SDMA " + value.value_or("unset"),
-                    r);
-    table.row({value ? "HSA_ENABLE_SDMA=" + *value : "HSA_ENABLE_SDMA unset (default 1)",
-               qe::child_status(r),
-               r.has("h2d_gbps") ? hl::format("H2D {:.1} GB/s, D2H {:.1} GB/s",
-                                              r.number("h2d_gbps"), r.number("d2h_gbps"))
-                                 : "-"});
+  // A chain can take longer than ideal (launch costs, compute-sanitizer), never shorter unless
+  // the spin clock runs fast.
+  const double ideal_ms = static_cast<double>(s.chain * s.kernel_us) / 1000.0;
+  const double single = run("one chain alone", IssueOrder::kBreadthFirst, 1).value_or(ideal_ms);
+  step.check("one chain alone takes at least 0.8 x its ideal time", single >= 0.8 * ideal_ms)
+      .measurement("depth_first_ms", run("depth-first", IssueOrder::kDepthFirst, s.streams))
+      .measurement("breadth_first_ms", run("breadth-first", IssueOrder::kBreadthFirst, s.streams))
+      .measurement("ideal_ms", ideal_ms);
+  for (const IssueOrder order : {IssueOrder::kDepthFirst, IssueOrder::kBreadthFirst}) {
+    if (hl::hardware_queue_count() != 1) break;  // step 2: a one-queue child traces, line by line
+    const char* name = order == IssueOrder::kDepthFirst ? "depth-first" : "breadth-first";
+    hl::TracedRun traced(lesson.traces, name, streams.size() * steps);
+    run(name, order, streams.size(), &traced);
+    const hl::Schedule schedule = traced.finish();
+    for (const auto& b : schedule.blocks()) lesson.report.line(block_line(name, b));
   }
-  for (const std::optional<std::string>& value : values("1024")) {
-    const hl::ChildRun r = children.run("aql", {}, {{"ROC_AQL_QUEUE_SIZE", value}});
-    qe::check_child(report, "launches complete with ROC_AQL_QUEUE_SIZE " + value.value_or("unset"),
-                    r);
-    table.row({value ? "ROC_AQL_QUEUE_SIZE=" + *value : "ROC_AQL_QUEUE_SIZE unset",
-               qe::child_status(r),
-               r.has("enqueue_ms") ? hl::format("4096 launches enqueued in {:.2} ms of {:.2} ms",
-                                                r.number("enqueue_ms"), r.number("total_ms"))
-                                   : "-"});
-  }
-  report.table(table);
+  HIP_CHECK(hipFree(words));
+  for (const hipStream_t stream : streams) HIP_CHECK(hipStreamDestroy(stream));
+  return step;
 }
 
-/// The declared speed checks, in the order of their flags.
-struct SpeedChecks {
-  const hl::SpeedCheck& depth_first;
-  const hl::SpeedCheck& breadth_vs_ideal;
-  const hl::SpeedCheck& blocking_cpu;
-  const hl::SpeedCheck& spin_cpu;
-};
-
-// 6. False serialization with one queue, none with the default count, and the CPU cost of
-// spinning against sleeping. --check measures no time: it says whether every child was right.
-void report_ratios(hl::Report& report, const QueueRuns& queues, const WaitRuns& waits,
-                   const SpeedChecks& checks, const hl::CommonOptions& options) {
-  if (!options.timed()) {
-    report.summary(report.failures() == 0 ? "every child computed correct results"
-                                          : "some children failed (see the FAIL lines)");
-    return;
+// Child of step 4, its waiting policy set: the host waits for --wait-us kernels and for 10 us
+// ones (round_trip_us: a launch, then hipStreamSynchronize).
+hl::StepResult wait_for_kernels(const Settings& s, const hl::CommonOptions& o,
+                                double ticks_per_us) {
+  hipStream_t stream = nullptr;
+  HIP_CHECK(hipStreamCreateWithFlags(&stream, hipStreamNonBlocking));
+  long long *spun = nullptr, ticks = 0;  // how long a kernel ran, by its own clock
+  const auto wanted = static_cast<long long>(s.wait_us * ticks_per_us);  // as the kernel rounds
+  HIP_CHECK(hipMalloc(&spun, sizeof *spun));
+  hl::StepResult step("Waiting for kernels");
+  //! [wait_cost]
+  // CPU time of the whole process (std::clock counts every thread, the runtime's too) per wall
+  // time while the host waits: spinning costs a whole core for the whole wait; blocking sync
+  // puts the thread to sleep until the GPU signals completion.
+  std::vector<double> cpu_per_wall;
+  for (int i = 0; i < 8; ++i) {  // the first is a warm-up
+    const std::clock_t cpu_before = std::clock();
+    const double wall_us =
+        round_trip_us(static_cast<double>(s.wait_us), ticks_per_us, stream, spun);
+    const double cpu_us = static_cast<double>(std::clock() - cpu_before) * 1e6 / CLOCKS_PER_SEC;
+    if (i > 0) cpu_per_wall.push_back(cpu_us / wall_us);
+    HIP_CHECK(hipMemcpy(&ticks, spun, sizeof ticks, hipMemcpyDeviceToHost));
+    step.check("the kernel ran its full --wait-us", ticks >= wanted);
   }
-  const double depth = queues.one.number("depth_first_ms") / queues.one.number("breadth_first_ms");
-  const double breadth =
-      queues.fallback.number("breadth_first_ms") / queues.fallback.number("ideal_ms");
-  const double spin_cpu = waits.spin.number("cpu_per_wall");
-  const double blocking_cpu = waits.blocking.number("cpu_per_wall");
-  report.measurement("depth_over_breadth_one_queue", depth);
-  report.measurement("breadth_over_ideal_default", breadth);
-  report.measurement("cpu_per_wall.spin", spin_cpu);
-  report.measurement("cpu_per_wall.blocking_sync", blocking_cpu);
-  report.measurement("round_trip_us.spin", waits.spin.number("round_trip_us"));
-  report.measurement("round_trip_us.blocking_sync", waits.blocking.number("round_trip_us"));
-  report.note("");
-  report.speed(checks.depth_first, depth);
-  report.speed(checks.breadth_vs_ideal, breadth);
-  report.speed(checks.spin_cpu, spin_cpu);
-  report.speed(checks.blocking_cpu, blocking_cpu);
-  report.summary(
-      hl::format("{}=1: depth-first {:.1}x slower than breadth-first; CPU/wall spin "
-                 "{:.2} vs blocking sync {:.2}",
-                 qe::kQueues.name, depth, spin_cpu, blocking_cpu));
+  //! [wait_cost]
+  const hl::RunOrTime trips(hl::TimingPlan{20, std::max(100, 10 * o.repeat)});
+  const auto trip_ms = trips.wall([&] { round_trip_us(10.0, ticks_per_us, stream); });
+  HIP_CHECK(hipFree(spun));
+  HIP_CHECK(hipStreamDestroy(stream));
+  return step.measurement("cpu_per_wall", hl::summarize(cpu_per_wall).median)
+      .measurement("round_trip_us", trip_ms.value() * 1e3);
+}
+
+// Child of step 5 (AMD): copies of --size floats in and out of pinned host memory, which the
+// copy engines can read directly (every element checked); then launches behind a blocker.
+hl::StepResult copy_and_enqueue(const hl::CommonOptions& o, double ticks_per_us) {
+  const auto n = static_cast<std::size_t>(o.size);
+  const std::size_t bytes = n * sizeof(float);
+  hl::require_device_memory(bytes, "--size");
+  std::vector<float> input(n);
+  hl::fill_uniform(input, o.seed);
+  float *host = nullptr, *on_device = nullptr;
+  unsigned int *counter = nullptr, counted = 0;
+  HIP_CHECK(hipHostMalloc(&host, bytes));
+  HIP_CHECK(hipMalloc(&on_device, bytes));
+  HIP_CHECK(hipMalloc(&counter, sizeof *counter));
+  hipStream_t stream = nullptr;
+  HIP_CHECK(hipStreamCreateWithFlags(&stream, hipStreamNonBlocking));
+  const hl::RunOrTime runs(o);
+  std::copy(input.begin(), input.end(), host);
+  const auto in_ms = runs.on_stream(stream, [&] {
+    HIP_CHECK(hipMemcpyAsync(on_device, host, bytes, hipMemcpyHostToDevice, stream));
+  });
+  std::fill(host, host + n, std::nanf(""));  // poisoned: what comes back must be the copy
+  const auto out_ms = runs.on_stream(stream, [&] {
+    HIP_CHECK(hipMemcpyAsync(host, on_device, bytes, hipMemcpyDeviceToHost, stream));
+  });
+  hl::StepResult step("Copies, and launches behind a blocker");
+  step.check_match("copied in and out unchanged", hl::first_mismatch(input.data(), host, n), n)
+      .measurement("h2d_gbps", hl::ratio(bytes / 1e6, in_ms))
+      .measurement("d2h_gbps", hl::ratio(bytes / 1e6, out_ms));
+  //! [aql_queue_size]
+  // A 20 ms kernel blocks the stream, and the host enqueues 4096 tiny kernels behind it. Each
+  // launch holds a packet slot of the stream's AQL queue until the GPU has processed it: when
+  // the queue has room for all of them the host returns at once; when it has not, the host
+  // must wait for the blocker to finish before it can write more packets.
+  std::vector<double> enqueue_ms;
+  HIP_CHECK(hipMemsetAsync(counter, 0, sizeof *counter, stream));
+  const std::optional<double> total_ms = runs.wall([&] {
+    const auto start = std::chrono::steady_clock::now();
+    hipLaunchKernelGGL(hl::spin_kernel<>, dim3(1), dim3(kThreads), 0, stream, 20000.0, ticks_per_us,
+                       nullptr, hl::BlockTrace{});
+    for (int i = 0; i < 4096; ++i) {
+      hipLaunchKernelGGL(count_launch, dim3(1), dim3(kThreads), 0, stream, counter);
+    }
+    HIP_CHECK(hipGetLastError());
+    const std::chrono::duration<double, std::milli> enqueued =
+        std::chrono::steady_clock::now() - start;
+    enqueue_ms.push_back(enqueued.count());
+    HIP_CHECK(hipStreamSynchronize(stream));
+  });
+  //! [aql_queue_size]
+  HIP_CHECK(hipMemcpy(&counted, counter, sizeof counted, hipMemcpyDeviceToHost));
+  HIP_CHECK(hipStreamDestroy(stream));
+  HIP_CHECK(hipFree(counter));
+  HIP_CHECK(hipFree(on_device));
+  HIP_CHECK(hipHostFree(host));
+  return step.check("every launch of every run ran", counted == 4096 * enqueue_ms.size())
+      .measurement("enqueue_ms", hl::summarize(enqueue_ms).median)
+      .measurement("total_ms", total_ms);
+}
+
+// A child: select the device (and for step 4 the waiting policy), measure, print the result
+// line, flushed at once so that it reaches the parent even if the runtime crashes later.
+void measure_in_this_process(hl::Lesson& lesson, const Settings& s) {
+  const hl::CommonOptions& o = lesson.options;
+  //! [set_device_flags]
+  // The waiting policy belongs to the device's context and is meant to be chosen before the
+  // context exists. hipGetDeviceCount does not create one; hipSetDevice may (CUDA 12
+  // initializes the primary context there, and then overwrites its flags in
+  // hipSetDeviceFlags), and the first stream, allocation or launch certainly does. So: check
+  // the device exists (hipGetDeviceCount only), select it, set the flags, and only then do
+  // anything else.
+  hl::require_device_index(o.device);
+  if (o.device != 0) HIP_CHECK(hipSetDevice(o.device));
+  for (const Policy& policy : kPolicies) {
+    if (s.policy == policy.name) HIP_CHECK(hipSetDeviceFlags(policy.flag));
+  }
+  //! [set_device_flags]
+  const double ticks_per_us = hl::spin_ticks_per_microsecond();
+  const hl::StepResult step = s.measure == "wait"  ? wait_for_kernels(s, o, ticks_per_us)
+                              : s.measure == "amd" ? copy_and_enqueue(o, ticks_per_us)
+                                                   : time_chains(lesson, s, ticks_per_us);
+  lesson.report.step(step);
+  lesson.report.line(result_line(step));
+  std::fflush(stdout);
+}
+
+// ---- The parent: each step runs its children side by side ------------------------------------
+
+// 1. One child per queue count, each timing the same chains in both issue orders: only a queue
+// shared by several streams makes the order matter. The other platform's variable and malformed
+// values are only shown, each in a child, so a runtime that crashes on one cannot stop the lesson.
+hl::StepResult compare_queue_counts(const Children& children, const hl::Device& device,
+                                    const hl::HardwareQueueVariable& q, const SpeedChecks& checks,
+                                    hl::ChildRun& one_queue) {
+  // {variable, value, tour only, only shown}; most: NVIDIA's maximum, AMD one per stream.
+  const auto child = [](const char* name, std::optional<std::string> value, bool tour_only,
+                        bool shown) {
+    const hl::EnvSetting set{name, value};
+    return Child{
+        set.describe(), {"--measure", "queues", "--variable", name}, {set}, tour_only, shown};
+  };
+  const char* most = q.default_count == 4 ? "16" : "32";
+  const std::vector<Child> all = {
+      child(q.name, "1", false, false), child(q.name, {}, false, false),
+      child(q.name, most, true, false), child(q.counterpart, "1", true, true),
+      child(q.name, "abc", true, true), child(q.name, "0", true, true),
+      child(q.name, "1000", true, true)};
+  hl::StepResult step("1. Hardware queues: one chain of dependent kernels per stream");
+  const Runs runs =
+      children.run(step.facts(device.facts()), "queues", "Queue count against issue order",
+                   {"depth_first_ms", "breadth_first_ms", "ideal_ms"}, all);
+  one_queue = runs.by_label.at(all[0].label);
+  const auto depth =
+      hl::ratio(runs(all[0].label, "depth_first_ms"), runs(all[0].label, "breadth_first_ms"));
+  const auto breadth =
+      hl::ratio(runs(all[1].label, "breadth_first_ms"), runs(all[1].label, "ideal_ms"));
+  if (depth) {
+    step.summary(hl::format("{}=1: depth-first {:.1}x slower than breadth-first", q.name, *depth));
+  }
+  return step.measurement("depth_over_breadth_one_queue", depth)
+      .measurement("breadth_over_ideal_default", breadth)
+      .speed(checks.depth_first, depth)
+      .speed(checks.breadth_vs_ideal, breadth);
+}
+
+// 3. The first thing to try when a scheduling bug is suspected: serialize, and see whether the
+// result changes. The switch makes every launch wait for its kernel, whatever its stream; the
+// runtime reads it at start-up, so the chains run in a child with it and in one without.
+hl::StepResult serialize_every_launch(const Children& children, const Settings& s) {
+  const hl::EnvSetting off{kSerializeSwitch, std::nullopt}, on{kSerializeSwitch, kSerializeValue};
+  hl::StepResult step("3. The serialization switch: " + on.describe());
+  const Runs runs = children.run(step, "serialization", "The chains in child processes",
+                                 {"depth_first_ms", "breadth_first_ms"},
+                                 {Child{off.describe(), {"--measure", "queues"}, {off}},
+                                  Child{on.describe(), {"--measure", "queues"}, {on}}});
+  const double serial_ms = static_cast<double>(s.streams * s.chain * s.kernel_us) / 1000.0;
+  return step.note(hl::format("serial ideal: kernels x --kernel-us = {:.3} ms", serial_ms))
+      .measurement("serialization_ms.unset", runs(off.describe(), "breadth_first_ms"))
+      .measurement("serialization_ms.serialized", runs(on.describe(), "breadth_first_ms"));
+}
+
+// 4. One child per waiting policy: a process chooses it once, before its context exists. Spin
+// and blocking sync feed the speed checks; the tour adds yield and auto.
+hl::StepResult compare_waiting_policies(const Children& children, const SpeedChecks& checks) {
+  const auto policy = [](const char* name, bool tour_only) {
+    return Child{name, {"--measure", "wait", "--policy", name}, {}, tour_only};
+  };
+  hl::StepResult step("4. Waiting for the GPU: hipSetDeviceFlags, one policy per child");
+  const Runs runs = children.run(
+      step, "wait", "While waiting for a --wait-us kernel, and a 10 us kernel's round trip",
+      {"cpu_per_wall", "round_trip_us"},
+      {policy("spin", false), policy("blocking-sync", false), policy("yield", true),
+       policy("auto", true)});
+  return step.measurement("cpu_per_wall.spin", runs("spin", "cpu_per_wall"))
+      .measurement("cpu_per_wall.blocking_sync", runs("blocking-sync", "cpu_per_wall"))
+      .measurement("round_trip_us.spin", runs("spin", "round_trip_us"))
+      .measurement("round_trip_us.blocking_sync", runs("blocking-sync", "round_trip_us"))
+      .speed(checks.spin_cpu, runs("spin", "cpu_per_wall"))
+      .speed(checks.blocking_cpu, runs("blocking-sync", "cpu_per_wall"));
+}
+
+// 5. AMD's copy engines and queue size, a child per setting (elsewhere they exit 77). Unset,
+// HSA_ENABLE_SDMA leaves the choice of copy engines to ROCr, per GPU.
+hl::StepResult try_amd_copy_path(const Children& children) {
+  const auto child = [](const char* name, std::optional<std::string> value) {
+    const hl::EnvSetting set{name, value};
+    return Child{set.describe(), {"--measure", "amd", "--variable", name}, {set}, bool(value)};
+  };
+  hl::StepResult step("5. AMD: copy engines and AQL queue size");
+  children.run(step, "amd_copy_path", "Pinned copies, and 4096 launches behind a 20 ms kernel",
+               {"h2d_gbps", "d2h_gbps", "enqueue_ms", "total_ms"},
+               {child("HSA_ENABLE_SDMA", {}), child("HSA_ENABLE_SDMA", "0"),
+                child("ROC_AQL_QUEUE_SIZE", "1024")});
+  return step;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  qe::Settings s;
+  Settings s;
   hl::LessonCli cli("lesson05_queue_env",
-                    "Lesson 05: process-wide knobs (hardware queues, waiting policy, AMD copy "
-                    "path), each measured in its own child process",
+                    "Lesson 05: process-wide knobs (hardware queues, serialization, waiting "
+                    "policy, AMD copy path), each measured in its own child process",
                     std::int64_t{1} << 26);
-  cli.add_choice("--measure", s.measure,
-                 "Run one measurement in this process and print an @result line; the lesson "
-                 "runs itself this way, once per setting (none = compare the settings)",
-                 {"none", "queues", "wait", "copy", "aql"});
-  cli.add_choice("--policy", s.policy,
-                 "Waiting policy: all (compare them) or the one a --measure wait run sets",
-                 {"all", "spin", "yield", "blocking-sync", "auto"});
-  cli.add_choice("--variable", s.variable,
-                 "The variable a --measure run is about; one this platform does not have is "
-                 "reported as not applicable (exit 77)",
-                 {"auto", "GPU_MAX_HW_QUEUES", "CUDA_DEVICE_MAX_CONNECTIONS",
-                  "HSA_ENABLE_INTERRUPT", "HSA_ENABLE_SDMA", "ROC_AQL_QUEUE_SIZE"});
-  cli.add_flag("--trace-chains", s.trace_chains,
-               "With --measure queues: also trace both orders and print @block lines (step 2)");
-  cli.add_trace_output();
-  cli.add_count("--streams", s.streams, "Streams, one dependent chain each", 1, 1024);
-  cli.add_count("--chain", s.chain, "Kernels per chain", 1, 64);
-  cli.add_count("--kernel-us", s.kernel_us, "Duration of each chain kernel in microseconds", 1,
-                100000);
-  cli.add_count("--wait-us", s.wait_us, "Duration of the kernel the host waits for (>= 5 ms)", 5000,
-                1000000);
-  const std::string queue = qe::kQueues.name;
-  const SpeedChecks checks{
-      cli.add_speed_check(hl::at_least(queue + "=1: depth-first / breadth-first time",
-                                       "--min-depth-first-ratio",
-                                       HIP_LESSONS_05_MIN_DEPTH_FIRST_RATIO)),
-      cli.add_speed_check(hl::at_most(queue + " default: breadth-first / ideal chain time",
-                                      "--max-breadth-vs-ideal",
-                                      HIP_LESSONS_05_MAX_BREADTH_VS_IDEAL)),
-      cli.add_speed_check(hl::at_most("blocking-sync: CPU time / wall time while waiting",
-                                      "--max-blocking-cpu", HIP_LESSONS_05_MAX_BLOCKING_CPU)),
-      cli.add_speed_check(hl::at_least("spin: CPU time / wall time while waiting", "--min-spin-cpu",
-                                       HIP_LESSONS_05_MIN_SPIN_CPU))};
+  add_options(cli, s);
+  const hl::HardwareQueueVariable q = hl::hardware_queue_variable();
+  const std::string queue = q.name;
+  const SpeedChecks checks = SpeedChecks::declare(
+      cli, queue, HIP_LESSONS_05_MIN_DEPTH_FIRST_RATIO, HIP_LESSONS_05_MAX_BREADTH_VS_IDEAL,
+      HIP_LESSONS_05_MAX_BLOCKING_CPU, HIP_LESSONS_05_MIN_SPIN_CPU);
 
-  return hl::run_lesson(cli, argc, argv, [&](hl::Report& report) {
-    const hl::CommonOptions& options = cli.options();
-    qe::refuse_meaningless_options(s, options);
-    if (s.measure != "none") return qe::run_measurement(report, s, options);  // a child
-    look_at_the_device(report, options);                                      // 1.
-    qe::Children children(report, s, options);
-    const QueueRuns queues = compare_queue_counts(report, children, s, options.mode);    // 2.
-    try_malformed_values(report, children, queues, options.mode);                        // 3.
-    const WaitRuns waits = compare_waiting_policies(report, children, s, options.mode);  // 4.
-    try_amd_copy_path(report, children, options.mode);                                   // 5.
-    report_ratios(report, queues, waits, checks, options);                               // 6.
+  return hl::run_lesson(cli, argc, argv, [&](hl::Lesson& lesson) {
+    const hl::CommonOptions& o = lesson.options;
+    refuse_or_skip(s, o.mode);
+    if (s.measure != "none") return measure_in_this_process(lesson, s);  // a child
+    // The parent reads the device's properties only (no context: the children should have the
+    // GPU to themselves), and refuses a --size the copy child could not hold.
+    hl::require_device_index(o.device);
+    hl::Device device{o.device, {}};
+    HIP_CHECK(hipGetDeviceProperties(&device.props, o.device));
+    const double bytes = static_cast<double>(o.size) * sizeof(float);
+    if (bytes > 0.9 * static_cast<double>(device.props.totalGlobalMem)) {
+      throw hl::UsageError(
+          hl::format("--size {} needs {:bytes} for the copy child; the device has {:bytes}", o.size,
+                     bytes, static_cast<double>(device.props.totalGlobalMem)));
+    }
+    const Children children = Children::of(s, o);
+    hl::ChildRun one_queue;
+    lesson.report.step(compare_queue_counts(children, device, q, checks, one_queue));  // 1.
+    lesson.report.step(one_queue_block_by_block(one_queue, lesson.traces, queue + "=1", s.streams,
+                                                s.chain, static_cast<double>(s.kernel_us)));  // 2.
+    lesson.report.step(serialize_every_launch(children, s));                                  // 3.
+    lesson.report.step(compare_waiting_policies(children, checks));                           // 4.
+    lesson.report.step(try_amd_copy_path(children));                                          // 5.
   });
 }

@@ -1,9 +1,11 @@
 /// \file lessons/05_queue_env/test_chain_traces.cpp
-/// \brief Unit tests of lesson 05's host-side trace code (chain_traces.hpp): no GPU needed.
+/// \brief Unit tests of lesson 05's step 2 (chain_traces.hpp): the @block lines a one-queue
+/// child sends, and the checks of its traces against the one-queue rule. No GPU needed.
 #include <gtest/gtest.h>
 
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "chain_traces.hpp"
 
@@ -21,11 +23,62 @@ hl::Schedule depth_first() {
                        {"step 1", 3, 1, 0, 5, 205, 305}});
 }
 
+// The same chains breadth-first with the first steps side by side.
+hl::Schedule breadth_first() {
+  return hl::Schedule({{"step 0", 0, 0, 0, 5, 0, 100},
+                       {"step 0", 1, 1, 0, 6, 1, 101},
+                       {"step 1", 2, 0, 0, 7, 102, 202},
+                       {"step 1", 3, 1, 0, 5, 103, 203}});
+}
+
+// One kernel at a time, as a queue whose every packet carries the barrier bit runs them.
+hl::Schedule one_at_a_time() {
+  return hl::Schedule({{"step 0", 0, 0, 0, 5, 0, 100},
+                       {"step 0", 1, 1, 0, 6, 100, 200},
+                       {"step 1", 2, 0, 0, 7, 200, 300},
+                       {"step 1", 3, 1, 0, 5, 300, 400}});
+}
+
+// A child that ran correctly and sent both traces (or only \p runs of them).
+hl::ChildRun one_queue_child(const hl::Schedule& depth, const hl::Schedule& breadth,
+                             const std::vector<std::string>& runs = {"depth-first",
+                                                                     "breadth-first"}) {
+  hl::ChildRun child;
+  child.outcome.exit_code = 0;
+  child.values["correct"] = "1";
+  for (const std::string& run : runs) {
+    for (const hl::TracedBlock& b : (run == "depth-first" ? depth : breadth).blocks()) {
+      child.outcome.output += qe::block_line(run, b) + "\n";
+    }
+  }
+  return child;
+}
+
+// The checks step 2 recorded: name -> passed; skips as "skip".
+std::vector<std::pair<std::string, std::string>> checks_of(const hl::StepResult& step) {
+  std::vector<std::pair<std::string, std::string>> found;
+  for (const hl::StepResult::Entry& e : step.entries()) {
+    using Kind = hl::StepResult::Kind;
+    if (e.kind == Kind::kCheck || e.kind == Kind::kSchedule) {
+      found.emplace_back(e.name, e.passed ? "ok" : "FAIL");
+    } else if (e.kind == Kind::kSkip) {
+      found.emplace_back(e.name, "skip");
+    }
+  }
+  return found;
+}
+
+int failures(const hl::StepResult& step) {
+  int n = 0;
+  for (const auto& [name, result] : checks_of(step)) n += result == "FAIL";
+  return n;
+}
+
 }  // namespace
 
 TEST(ChainTraces, LinesRoundTripThroughTheChildsOutput) {
   const hl::Schedule sent = depth_first();
-  std::string output = "chains correct\n@result experiment=queues correct=1\n";
+  std::string output = "chains correct\n@result depth_first_ms=5 correct=1\n";
   for (const hl::TracedBlock& b : sent.blocks()) output += qe::block_line("depth-first", b) + "\n";
   output += qe::block_line("breadth-first", sent.blocks().front()) + "\n";
   const auto runs = qe::parse_block_lines(output);
@@ -49,24 +102,76 @@ TEST(ChainTraces, AMalformedLineIsAnError) {
   EXPECT_TRUE(qe::parse_block_lines("no trace here\n").empty());
 }
 
-TEST(ChainTraces, RowsAreChainsAndTheBoundCountsTheSerializedSteps) {
-  const auto rows = qe::rows_by_chain(depth_first(), 16);
-  ASSERT_EQ(rows.size(), 2u);
-  EXPECT_EQ(rows[1].label, "chain 1");
-  EXPECT_EQ(rows[1].busy.size(), 2u);
-  EXPECT_EQ(qe::rows_by_chain(depth_first(), 1).size(), 1u);
-  // 16 chains of 4 x 100 us: 16 x 3 + 1 = 49 kernel times (the H200 shows 5.00 ms).
-  EXPECT_DOUBLE_EQ(qe::depth_first_bound_us(16, 4, 100.0), 4900.0);
-  EXPECT_DOUBLE_EQ(qe::depth_first_bound_us(3, 2, 100.0), 400.0);
+TEST(ChainTraces, OneQueueTracesThatFollowTheRulePassAndAreKept) {
+  hl::TraceFile traces;
+  const hl::StepResult step =
+      qe::one_queue_block_by_block(one_queue_child(depth_first(), breadth_first()), traces, "Q=1",
+                                   2, 2, 100.0, hl::Platform::kNvidia);
+  EXPECT_EQ(failures(step), 0);
+  // depth-first at most 2, the span bound (2 x 1 + 1) x 100 us, breadth-first at least 2.
+  const auto checks = checks_of(step);
+  ASSERT_EQ(checks.size(), 3u);
+  EXPECT_NE(checks[1].first.find("= 300 us"), std::string::npos) << checks[1].first;
+  EXPECT_NE(checks[2].first.find("at least min(chains, 3) = 2"), std::string::npos);
+  ASSERT_EQ(traces.runs().size(), 2u);
+  EXPECT_EQ(traces.runs()[0].first, "Q=1, depth-first");
+  int figures = 0;
+  for (const auto& e : step.entries()) figures += e.kind == hl::StepResult::Kind::kFigure;
+  EXPECT_EQ(figures, 2);
 }
 
-TEST(ChainTraces, NamesAChainThatStartedBeforeThePreviousChainsLastKernel) {
-  EXPECT_EQ(qe::first_chain_started_early(depth_first()), "");
-  // Chain 1 starts at 50 us, while chain 0's last kernel starts only at 102 us.
-  const hl::Schedule early({{"step 0", 0, 0, 0, 5, 0, 100},
-                            {"step 1", 1, 0, 0, 6, 102, 202},
-                            {"step 0", 2, 1, 0, 7, 50, 150},
-                            {"step 1", 3, 1, 0, 5, 152, 252}});
-  EXPECT_EQ(qe::first_chain_started_early(early),
-            "chain 1 started at 50.0 us, before chain 0's last kernel at 102.0 us");
+TEST(ChainTraces, ThreeKernelsAtOnceOrAShortSpanBreakTheDepthFirstRule) {
+  // Chain 2's first step runs beside chain 0's last and chain 1's first: three at once, and
+  // the run ends before (3 x 1 + 1) x 100 us.
+  const hl::Schedule crowded({{"step 0", 0, 0, 0, 5, 0, 100},
+                              {"step 1", 1, 0, 0, 6, 102, 202},
+                              {"step 0", 2, 1, 0, 7, 103, 203},
+                              {"step 1", 3, 1, 0, 5, 205, 305},
+                              {"step 0", 4, 2, 0, 8, 150, 250},
+                              {"step 1", 5, 2, 0, 9, 252, 352}});
+  hl::TraceFile traces;
+  const hl::StepResult step = qe::one_queue_block_by_block(
+      one_queue_child(crowded, breadth_first()), traces, "Q=1", 3, 2, 100.0, hl::Platform::kNvidia);
+  const auto checks = checks_of(step);
+  ASSERT_EQ(checks.size(), 3u);
+  EXPECT_EQ(checks[0].second, "FAIL");  // at most 2 at once
+  EXPECT_EQ(checks[1].second, "FAIL");  // span >= 400 us
+}
+
+TEST(ChainTraces, BreadthFirstMustOverlapOnNvidiaAndMustNotCrowdOnAmd) {
+  hl::TraceFile traces;
+  // Breadth-first run one kernel at a time: fine on AMD (barrier bit), a failure on NVIDIA.
+  const hl::StepResult nvidia =
+      qe::one_queue_block_by_block(one_queue_child(depth_first(), one_at_a_time()), traces, "Q=1",
+                                   2, 2, 100.0, hl::Platform::kNvidia);
+  EXPECT_EQ(checks_of(nvidia).back().second, "FAIL");
+  const hl::StepResult amd =
+      qe::one_queue_block_by_block(one_queue_child(depth_first(), one_at_a_time()), traces, "Q=1",
+                                   2, 2, 100.0, hl::Platform::kAmd);
+  EXPECT_EQ(failures(amd), 0);
+  EXPECT_NE(checks_of(amd).back().first.find("barrier bit"), std::string::npos);
+}
+
+TEST(ChainTraces, AMissingTraceFailsAndAFailedChildIsASkip) {
+  hl::TraceFile traces;
+  const hl::StepResult missing =
+      qe::one_queue_block_by_block(one_queue_child(depth_first(), breadth_first(), {"depth-first"}),
+                                   traces, "Q=1", 2, 2, 100.0, hl::Platform::kNvidia);
+  EXPECT_EQ(failures(missing), 1);
+  hl::ChildRun crashed = one_queue_child(depth_first(), breadth_first());
+  crashed.outcome.exit_code = -1;
+  crashed.outcome.signal = 11;
+  const hl::StepResult skipped =
+      qe::one_queue_block_by_block(crashed, traces, "Q=1", 2, 2, 100.0, hl::Platform::kNvidia);
+  ASSERT_EQ(checks_of(skipped).size(), 1u);
+  EXPECT_EQ(checks_of(skipped)[0].second, "skip");
+  EXPECT_TRUE(traces.runs().empty());
+}
+
+TEST(ChainTraces, ChainsOfOneKernelSkipTheDepthFirstRule) {
+  hl::TraceFile traces;
+  const hl::Schedule singles({{"step 0", 0, 0, 0, 5, 0, 100}, {"step 0", 1, 1, 0, 6, 1, 101}});
+  const hl::StepResult step = qe::one_queue_block_by_block(
+      one_queue_child(singles, singles), traces, "Q=1", 2, 1, 100.0, hl::Platform::kNvidia);
+  EXPECT_EQ(checks_of(step)[0].second, "skip");
 }

@@ -1,0 +1,186 @@
+/// \file lessons/05_queue_env/child_runs.hpp
+/// \brief How lesson 05 runs itself as child processes: its options and speed checks, the line
+/// a child reports ("@result key=value ... correct=1"), and how the parent runs a step's
+/// children and tabulates what they report. Host code only (test_child_runs.cpp).
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <iterator>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "hip_lessons/child_process.hpp"
+#include "hip_lessons/cli.hpp"
+#include "hip_lessons/errors.hpp"
+#include "hip_lessons/format.hpp"
+#include "hip_lessons/platform.hpp"
+#include "hip_lessons/step_result.hpp"
+
+namespace queue_env {
+
+namespace hl = hip_lessons;
+
+/// The lesson's own options; the parent passes them on to its children.
+struct Settings {
+  std::string measure = "none", policy = "all", variable = "auto";
+  std::int64_t streams = 16, chain = 4, kernel_us = 100, wait_us = 5000;
+};
+
+inline void add_options(hl::LessonCli& cli, Settings& s) {
+  cli.add_choice("--measure", s.measure, "Measure in this process, as the lesson's children do",
+                 {"none", "queues", "wait", "amd"});
+  cli.add_choice("--policy", s.policy, "The waiting policy a --measure wait run sets",
+                 {"all", "spin", "yield", "blocking-sync", "auto"});
+  cli.add_choice("--variable", s.variable, "What a --measure run is about (other platform: 77)",
+                 {"auto", "GPU_MAX_HW_QUEUES", "CUDA_DEVICE_MAX_CONNECTIONS",
+                  "HSA_ENABLE_INTERRUPT", "HSA_ENABLE_SDMA", "ROC_AQL_QUEUE_SIZE"});
+  cli.add_trace_output();
+  cli.add_count("--streams", s.streams, "Streams, one dependent chain each", 1, 1024);
+  cli.add_count("--chain", s.chain, "Kernels per chain", 1, 64);
+  cli.add_count("--kernel-us", s.kernel_us, "Microseconds each chain kernel runs", 1, 100000);
+  cli.add_count("--wait-us", s.wait_us, "Microseconds of a waited-for kernel", 5000, 1000000);
+}
+
+/// The speed checks of the children's ratios, declared with the build's thresholds.
+struct SpeedChecks {
+  const hl::SpeedCheck &depth_first, &breadth_vs_ideal, &blocking_cpu, &spin_cpu;
+
+  static SpeedChecks declare(hl::LessonCli& cli, const std::string& queue, double depth_first,
+                             double breadth_vs_ideal, double blocking_cpu, double spin_cpu) {
+    return {cli.add_speed_check(hl::at_least(queue + "=1: depth-first / breadth-first time",
+                                             "--min-depth-first-ratio", depth_first)),
+            cli.add_speed_check(hl::at_most(queue + " default: breadth-first / ideal chain time",
+                                            "--max-breadth-vs-ideal", breadth_vs_ideal)),
+            cli.add_speed_check(hl::at_most("blocking-sync: CPU time / wall time while waiting",
+                                            "--max-blocking-cpu", blocking_cpu)),
+            cli.add_speed_check(hl::at_least("spin: CPU time / wall time while waiting",
+                                             "--min-spin-cpu", spin_cpu))};
+  }
+};
+
+/// Refuses options that mean nothing together (UsageError, exit 2). A child about a variable
+/// a \p platform build's runtime does not read is "not applicable here" (SkipError, exit 77),
+/// before any GPU work; the amd child is about AMD's HSA_ENABLE_SDMA and ROC_AQL_QUEUE_SIZE.
+inline void refuse_or_skip(const Settings& s, hl::Mode mode,
+                           hl::Platform platform = hl::build_platform()) {
+  const bool child = s.measure != "none";
+  if (!child && (s.variable != "auto" || s.policy != "all")) {
+    throw hl::UsageError("--variable and --policy belong to a --measure run");
+  }
+  if (child && mode != hl::Mode::kTour) {
+    throw hl::UsageError("--check and --speed-check run the children themselves: no --measure");
+  }
+  if (child && (s.measure == "wait") != (s.policy != "all")) {
+    throw hl::UsageError("--measure wait needs one --policy, and --policy needs --measure wait");
+  }
+  const std::string& v = s.variable;
+  const std::string owner = v == "HSA_ENABLE_INTERRUPT"                           ? "wait"
+                            : v == "HSA_ENABLE_SDMA" || v == "ROC_AQL_QUEUE_SIZE" ? "amd"
+                                                                                  : "queues";
+  if (v != "auto" && owner != s.measure) {
+    throw hl::UsageError("--variable " + v + " belongs to --measure " + owner);
+  }
+  const std::string about = s.measure == "amd" && v == "auto" ? "HSA_ENABLE_SDMA" : v;
+  const auto reader = about.rfind("CUDA_", 0) == 0 ? hl::Platform::kNvidia : hl::Platform::kAmd;
+  if (about != "auto" && reader != platform) {
+    throw hl::SkipError("not applicable here: " + about + " is read by the " +
+                        hl::platform_name(reader) + " runtime only");
+  }
+}
+
+/// A child's one machine-readable line: "@result", every measurement of \p step as key=value,
+/// and correct=1 when all of its checks passed (else correct=0).
+inline std::string result_line(const hl::StepResult& step) {
+  std::string line = hl::kResultPrefix;
+  bool correct = true;
+  for (const hl::StepResult::Entry& e : step.entries()) {
+    if (e.kind == hl::StepResult::Kind::kCheck) correct = correct && e.passed;
+    if (e.kind != hl::StepResult::Kind::kMeasurement) continue;
+    line += e.name + "=" + hl::shortest(e.value) + " ";
+  }
+  return line + (correct ? "correct=1" : "correct=0");
+}
+
+/// One child of a step: its row, its arguments, how its environment differs from the
+/// parent's, whether only the tour runs it, and whether it is only shown (not a check).
+struct Child {
+  std::string label;
+  std::vector<std::string> args;
+  std::vector<hl::EnvSetting> changes;
+  bool tour_only = false, shown = false;
+};
+
+/// What a step's children reported: child \p label's value of \p key, or nothing (none
+/// reported, or --check: its children's times are not reported).
+struct Runs {
+  std::map<std::string, hl::ChildRun> by_label;
+  bool timed = true;
+  std::optional<double> operator()(const std::string& label, const std::string& key) const {
+    const double value = by_label.count(label) ? by_label.at(label).number(key) : NAN;
+    return timed && !std::isnan(value) ? std::optional<double>(value) : std::nullopt;
+  }
+};
+
+/// How the parent's tables show the children's values, by @result key.
+inline const std::map<std::string, hl::Column> kColumns = {
+    {"depth_first_ms", {"depth-first", "ms", 3}},
+    {"breadth_first_ms", {"breadth-first", "ms", 3}},
+    {"ideal_ms", {"ideal", "ms", 3}},
+    {"cpu_per_wall", {"CPU / wall while waiting"}},
+    {"round_trip_us", {"round trip", "us", 1}},
+    {"h2d_gbps", {"host-to-device", "GB/s", 1}},
+    {"d2h_gbps", {"device-to-host", "GB/s", 1}},
+    {"enqueue_ms", {"launches enqueued", "ms"}},
+    {"total_ms", {"until done", "ms"}}};
+
+/// Runs the children of the parent's steps, each with the options they all share.
+struct Children {
+  std::vector<std::string> shared;
+  hl::Mode mode;
+  std::function<hl::ChildRun(const std::vector<std::string>&, const std::vector<hl::EnvSetting>&)>
+      launch = [](const auto& args, const auto& env) { return hl::run_self(args, env, 120.0); };
+
+  /// Children share the run's options; checking their own results, --check's need 3 repeats.
+  static Children of(const Settings& s, const hl::CommonOptions& o) {
+    std::istringstream words(hl::format(
+        "--device {} --seed {} --repeat {} --size {} --streams {} --chain {} --kernel-us {} "
+        "--wait-us {}",
+        o.device, o.seed, o.timed() ? o.repeat : 3, o.size, s.streams, s.chain, s.kernel_us,
+        s.wait_us));
+    return {{std::istream_iterator<std::string>(words), {}}, o.mode};
+  }
+
+  /// Runs \p children (tour-only ones in the tour only), each a check in \p step that it passed
+  /// its own checks (else its status and last lines), a skip when it is about a variable this
+  /// platform lacks (exit 77), or neither when shown; adds the table \p name of their \p keys.
+  Runs run(hl::StepResult& step, const std::string& name, const std::string& title,
+           const std::vector<std::string>& keys, const std::vector<Child>& children) const {
+    std::vector<hl::Column> columns = {"setting", "child"};
+    for (const std::string& key : keys) columns.push_back(kColumns.at(key));
+    hl::ResultTable table(name, title, columns);
+    Runs runs{{}, mode != hl::Mode::kCheck};
+    for (const Child& c : children) {
+      if (c.tour_only && mode != hl::Mode::kTour) continue;
+      std::vector<std::string> args = c.args;
+      args.insert(args.end(), shared.begin(), shared.end());
+      const hl::ChildRun& r = runs.by_label[c.label] = launch(args, c.changes);
+      if (r.not_applicable()) step.skip(c.label, r.tail(1));
+      if (!r.not_applicable() && !c.shown) {
+        step.check(c.label, r.succeeded(),
+                   r.succeeded() ? "" : r.outcome.status() + ": " + r.tail());
+      }
+      std::vector<hl::Cell> row = {c.label, r.outcome.status()};
+      for (const std::string& key : keys) row.push_back(runs(c.label, key));
+      table.row(row);
+    }
+    step.table(std::move(table));
+    return runs;
+  }
+};
+
+}  // namespace queue_env
