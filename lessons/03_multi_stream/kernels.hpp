@@ -24,17 +24,14 @@ namespace multi_stream {
 inline constexpr unsigned int kOneBlockThreads = 64;  // one AMD wavefront, two NVIDIA warps
 inline constexpr unsigned int kFillingThreads = 256;  // blocks of the kernels that fill the GPU
 
-/// What each block of a stamp kernel writes: a function of its input and of the kernel's
-/// index, so a block that ran twice, never ran, or wrote another block's slot is caught.
+/// What a block writes: a block that ran twice, never ran, or wrote another's slot is caught.
 __host__ __device__ inline std::uint32_t stamp(std::uint32_t input, unsigned int kernel) {
   return input * 2654435761u + kernel;
 }
 
-//! [spin_then_stamp]
-// A kernel that occupies its blocks for a fixed time and then does a little real work.
-// With one block it uses one CU / SM out of dozens: the rest of the GPU sits idle unless
-// other kernels run beside it, which only happens when they come from other streams.
-// A traced launch also records when and where each block ran (empty `trace`: nothing).
+// Occupies its blocks for a fixed time, then does a little real work. With one block it uses
+// one CU / SM out of dozens: the rest of the GPU idles unless kernels from other streams run
+// beside it. A traced launch also records when and where each block ran (empty: nothing).
 __global__ void spin_then_stamp(long long ticks, const std::uint32_t* in, std::uint32_t* out,
                                 unsigned int kernel, hip_lessons::BlockTrace trace) {
   hip_lessons::BlockTimer timer(trace);
@@ -45,10 +42,8 @@ __global__ void spin_then_stamp(long long ticks, const std::uint32_t* in, std::u
   }
   timer.stop();  // every thread reaches it
 }
-//! [spin_then_stamp]
 
-/// How many blocks of spin_then_stamp fit on the whole GPU at once (blocks per CU from the
-/// occupancy calculator, times the CU count): a kernel of that many blocks fills it.
+/// Blocks of spin_then_stamp that fit on the whole GPU at once: occupancy per CU x CUs.
 inline unsigned int blocks_filling_the_gpu(int compute_units) {
   int per_cu = 0;
   HIP_CHECK(hipOccupancyMaxActiveBlocksPerMultiprocessor(&per_cu, spin_then_stamp,
@@ -56,70 +51,61 @@ inline unsigned int blocks_filling_the_gpu(int compute_units) {
   return static_cast<unsigned int>(std::max(1, per_cu) * compute_units);
 }
 
-/// `kernels` launches of spin_then_stamp of `blocks` blocks x `threads` threads spinning
-/// `ticks`, on seeded random input, with the host reference of every slot of `out`.
+/// `kernels` launches of spin_then_stamp, their seeded input and the reference of each slot.
 struct StampWork {
   unsigned int kernels, blocks, threads;
   long long ticks;
   std::vector<std::uint32_t> input, expected;
-  hip_lessons::DeviceBuffer<std::uint32_t> in, out;
-  StampWork(unsigned int kernel_count, unsigned int block_count, unsigned int thread_count,
-            long long spin_ticks, std::uint64_t seed)
-      : kernels(kernel_count),
-        blocks(block_count),
-        threads(thread_count),
-        ticks(spin_ticks),
-        input(std::size_t{kernels} * blocks),
-        expected(input.size()),
-        in(input.size()),
-        out(input.size()) {
+  hip_lessons::DeviceBuffer<std::uint32_t> in{input.size()}, out{input.size()};
+  StampWork(unsigned int k, unsigned int b, unsigned int t, long long spin, std::uint64_t seed)
+      : kernels(k), blocks(b), threads(t), ticks(spin), input(std::size_t{k} * b) {
     hip_lessons::fill_random_words(input, seed);
-    for (std::size_t i = 0; i < input.size(); ++i) expected[i] = stamp(input[i], i / blocks);
+    for (std::size_t i = 0; i < input.size(); ++i) expected.push_back(stamp(input[i], i / b));
     in.upload(input);
   }
 };
 
 /// Non-blocking worker streams (no implicit synchronization with the legacy default stream)
-/// and the event that forks them from, and joins them back into, an origin stream.
+/// and the events that fork them from, and join them back into, an origin stream.
 struct WorkerStreams {
   std::vector<hipStream_t> streams;
-  hipEvent_t event = nullptr;
-  explicit WorkerStreams(std::size_t count) : streams(count) {
-    // It only orders work: without timing it is cheaper to record and to wait for.
-    HIP_CHECK(hipEventCreateWithFlags(&event, hipEventDisableTiming));
+  std::vector<hipEvent_t> joins;  // one per worker: each is recorded once per fork_join
+  hipEvent_t fork = nullptr;
+  explicit WorkerStreams(std::size_t count) : streams(count), joins(count) {
+    HIP_CHECK(hipEventCreateWithFlags(&fork, hipEventDisableTiming));  // they only order work
+    for (hipEvent_t& e : joins) HIP_CHECK(hipEventCreateWithFlags(&e, hipEventDisableTiming));
     for (hipStream_t& s : streams) HIP_CHECK(hipStreamCreateWithFlags(&s, hipStreamNonBlocking));
   }
   ~WorkerStreams() {
     for (const hipStream_t s : streams) (void)hipStreamDestroy(s);
-    (void)hipEventDestroy(event);
+    for (const hipEvent_t e : joins) (void)hipEventDestroy(e);
+    (void)hipEventDestroy(fork);
   }
   WorkerStreams(const WorkerStreams&) = delete;
   WorkerStreams& operator=(const WorkerStreams&) = delete;
 
   //! [fork_join]
-  // Enqueues `work` (on `streams`) between a fork from and a join into `origin`. Fork: every
-  // worker waits for an event recorded on the origin, so the work starts after what the origin
-  // held before (a poison, a gate kernel, a timing's start event). Join: the origin waits for
-  // the event recorded on each worker after its work, so what the origin gets next (a timing's
-  // stop event) comes after all of it. A wait takes the event's latest record at the time of
-  // the call, so one event serves the fork and every join. The host never waits.
+  // Enqueues `work` (on `streams`) between a fork from and a join into `origin`. Fork: each
+  // worker waits for an event recorded on the origin, so it starts after the origin's earlier
+  // work (a poison, a gate kernel, a timing's start event). Join: the origin waits for an event
+  // recorded on each worker after its work, so the origin's next work (a timing's stop event)
+  // comes after all of it. The host never waits: the GPU resolves the dependencies.
   template <class Work>
   void fork_join(hipStream_t origin, Work&& work) {
-    HIP_CHECK(hipEventRecord(event, origin));
-    for (const hipStream_t worker : streams) HIP_CHECK(hipStreamWaitEvent(worker, event, 0));
+    HIP_CHECK(hipEventRecord(fork, origin));
+    for (const hipStream_t worker : streams) HIP_CHECK(hipStreamWaitEvent(worker, fork, 0));
     work();
-    for (const hipStream_t worker : streams) {
-      HIP_CHECK(hipEventRecord(event, worker));
-      HIP_CHECK(hipStreamWaitEvent(origin, event, 0));
+    for (std::size_t i = 0; i < streams.size(); ++i) {
+      HIP_CHECK(hipEventRecord(joins[i], streams[i]));
+      HIP_CHECK(hipStreamWaitEvent(origin, joins[i], 0));
     }
   }
   //! [fork_join]
 };
 
 //! [round_robin]
-// Kernel k goes to worker k % workers, between a fork from and a join into `origin`. Each
-// worker runs its kernels in order; kernels on different workers may run at the same time.
-// A traced run gives every launch its slice of the trace ("kernel k" on worker k % workers).
+// Kernel k goes to worker k % workers: each worker runs its kernels in order, kernels on
+// different workers may run at once. A traced run gives every launch its slice of the trace.
 inline void enqueue_round_robin(const StampWork& k, WorkerStreams& workers, hipStream_t origin,
                                 hip_lessons::TracedRun* trace = nullptr) {
   workers.fork_join(origin, [&] {
@@ -136,10 +122,8 @@ inline void enqueue_round_robin(const StampWork& k, WorkerStreams& workers, hipS
 }
 //! [round_robin]
 
-//! [lcg_rounds]
-// A compute-bound stand-in for real work: each element goes through `rounds` steps of
-// x = a*x + c (mod 2^32). Its cost grows with `rounds`, so the lesson can make the kernel
-// take about as long as copying its data, which is when overlapping the two pays most.
+// A compute-bound stand-in for real work: `rounds` steps of x = a*x + c (mod 2^32) per element,
+// so the kernel can be made to take as long as copying its data, where overlap pays most.
 __global__ void lcg_rounds(const std::uint32_t* in, std::uint32_t* out, std::size_t n,
                            std::uint32_t a, std::uint32_t c, unsigned int rounds) {
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -148,10 +132,8 @@ __global__ void lcg_rounds(const std::uint32_t* in, std::uint32_t* out, std::siz
   for (unsigned int r = 0; r < rounds; ++r) x = a * x + c;
   out[i] = x;
 }
-//! [lcg_rounds]
 
-/// The multiplier and increment of lcg_rounds (Numerical Recipes' LCG constants).
-inline constexpr std::uint32_t kLcgA = 1664525u, kLcgC = 1013904223u;
+inline constexpr std::uint32_t kLcgA = 1664525u, kLcgC = 1013904223u;  // Numerical Recipes
 
 /// The host reference of lcg_rounds in O(1) per element: `rounds` steps of x = a*x + c
 /// compose to x = A*x + C with A = a^rounds and C = c*(a^(rounds-1) + ... + a + 1), mod 2^32.
@@ -173,24 +155,19 @@ inline void launch_lcg_rounds(const std::uint32_t* in, std::uint32_t* out, std::
   HIP_CHECK_LAUNCH();
 }
 
-/// Where the pipeline reads and writes: pinned (or pageable) host arrays and device arrays.
-struct PipelineArrays {
+struct PipelineArrays {  // where the pipeline reads and writes: host (pinned or not), device
   const std::uint32_t* host_in;
-  std::uint32_t* host_out;
-  std::uint32_t* device_in;
-  std::uint32_t* device_out;
+  std::uint32_t *host_out, *device_in, *device_out;
   std::size_t n;
 };
 
 //! [pipeline]
-// Cuts the work into chunks of ceil(n / chunks) elements, so the last one is shorter when
-// `chunks` does not divide n (1000 in 3: 334 + 334 + 332) and there can be fewer chunks than
-// asked (9 in 4: three of 3; 5 in 8: five of 1). Chunk c is copied in, computed and copied
-// out on stream c % streams.size(): work in one stream runs in order, but one chunk's copy
-// can run while another stream's kernel computes, and the two copy directions can run at
-// once on separate copy engines. From pageable host memory nothing overlaps: the runtime
-// stages each copy through its own pinned buffer, synchronously with the host.
-// `marks`, when given, gets four events per chunk: before its copy in and after each stage.
+// Chunks of ceil(n / chunks) elements: the last is shorter when `chunks` does not divide n
+// (1000 in 3: 334 + 334 + 332), and there can be fewer than asked (5 in 8: five of 1). Chunk c
+// is copied in, computed and copied out on stream c % streams.size(): while one chunk's kernel
+// computes, another stream's chunk can copy, in each direction on its own copy engine. From
+// pageable memory nothing overlaps: the runtime stages each copy, synchronously with the host.
+// `marks`, when given, get four events per chunk: before its copy in and after each stage.
 inline void enqueue_pipeline(const PipelineArrays& a, std::size_t chunks, unsigned int rounds,
                              const std::vector<hipStream_t>& streams,
                              const hipEvent_t* marks = nullptr) {
@@ -215,23 +192,19 @@ inline void enqueue_pipeline(const PipelineArrays& a, std::size_t chunks, unsign
 }
 //! [pipeline]
 
-//! [choose_rounds]
-// Overlap pays most when the stages take about as long as each other. Copies run at PCIe
-// speed, a few tens of GB/s, while the kernel's cost is set by its rounds: time the input copy
-// and the kernel at 256 rounds on the whole array, and scale so that the two take about as long.
+// Overlap pays most when the stages take about as long as each other. Copies run at PCIe speed
+// (tens of GB/s); the kernel's cost is set by its rounds: time the input copy and 256 rounds
+// on the whole array, and scale the rounds so that the kernel takes as long as the copy.
 inline unsigned int rounds_matching_the_copy(const PipelineArrays& a, hipStream_t stream) {
-  const hip_lessons::TimingPlan plan{2, 5};
-  const double copy_ms =
-      hip_lessons::time_on_stream(stream, plan, [&] {
-        HIP_CHECK(hipMemcpyAsync(a.device_in, a.host_in, a.n * sizeof(std::uint32_t),
-                                 hipMemcpyHostToDevice, stream));
-      }).median;
-  const double kernel_ms = hip_lessons::time_on_stream(stream, plan, [&] {
-                             launch_lcg_rounds(a.device_in, a.device_out, a.n, 256, stream);
-                           }).median;
+  const hip_lessons::RunOrTime probe(hip_lessons::TimingPlan{2, 5});
+  const double copy_ms = *probe.on_stream(stream, [&] {
+    HIP_CHECK(hipMemcpyAsync(a.device_in, a.host_in, a.n * sizeof(std::uint32_t),
+                             hipMemcpyHostToDevice, stream));
+  });
+  const double kernel_ms = *probe.on_stream(
+      stream, [&] { launch_lcg_rounds(a.device_in, a.device_out, a.n, 256, stream); });
   return static_cast<unsigned int>(
       std::clamp(std::llround(256 * copy_ms / kernel_ms), 1LL, 1LL << 20));
 }
-//! [choose_rounds]
 
 }  // namespace multi_stream

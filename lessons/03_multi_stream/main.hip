@@ -1,17 +1,15 @@
 /// \file lessons/03_multi_stream/main.hip
 /// \brief Lesson 03: streams, copy/compute overlap, and ordering across streams with events.
 ///
-/// The story (the README's Application flow has the same numbers): 1. one-block kernels on 1
-/// to 32 streams run side by side, GPU-filling kernels gain nothing; 2. the same kernels traced
-/// block by block on 1 and on --streams streams; 3. copy/compute overlap with pinned memory,
-/// chunks and streams; 4. an event orders a consumer after its producer; 5. stream priorities.
-/// Work spreads over worker streams by a fork from and a join into one origin stream
-/// (kernels.hpp). --check runs every step once, untimed, at sizes that catch indexing bugs.
+/// Steps, as numbered in the README: 1. streams run one-block kernels side by side, not
+/// GPU-filling ones; 2. the same traced block by block; 3. copy/compute overlap; 4. an event
+/// orders a consumer after its producer. --check runs each once, untimed, at small sizes.
 #include <hip/hip_runtime.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -27,14 +25,12 @@ namespace ms = multi_stream;
 
 namespace {
 
-// The lesson's own options (checked by LessonCli before any GPU work).
-struct Settings {
+struct Settings {  // the lesson's own options, checked by LessonCli before any GPU work
   std::int64_t streams = 8, kernels = 32, kernel_us = 100, kernel_blocks = 1;
   std::int64_t chunks = 8, pipeline_streams = 4, rounds = 0;  // rounds 0: as long as the copy
 };
 
-// What every step works with.
-struct Run {
+struct Run {  // what every step works with
   const hl::CommonOptions& options;
   hl::RunOrTime runs;      // timed in the tour and --speed-check, once under --check
   hipStream_t origin;      // every fork starts and every join ends here; timings are taken here
@@ -61,26 +57,33 @@ std::optional<double> run_on_streams(ms::StampWork& work, std::int64_t count, hi
   return ms;
 }
 
-// 1. A one-block kernel uses a sliver of the GPU; spread round-robin over independent streams,
-// several run at once. A kernel of as many blocks as fit on the whole GPU leaves a kernel from
-// another stream no idle CU/SM: its blocks start only as the first kernel's blocks finish.
-// Every duration comes from the spin clock, so first a 2 ms spin is timed by events, in every
-// mode; the upper bound is loose, so compute-sanitizer's slowdown passes.
+// 1. One-block kernels use a sliver of the GPU: spread over streams, several run at once. A
+// GPU-filling kernel leaves another stream's kernel no idle CU/SM. Durations come from the spin
+// clock, so first a 2 ms spin is timed by events (loose above for compute-sanitizer).
 hl::StepResult spread_over_streams(const Run& r, const Settings& s, const hl::Device& device,
                                    const hl::SpeedCheck& one_block_check,
                                    const hl::SpeedCheck& filling_check) {
   hl::StepResult step("1. One-block kernels on 1 to 32 streams, and kernels that fill the GPU");
   hl::DeviceBuffer<long long> spun(1);
+  hipEvent_t start = nullptr, stop = nullptr;
+  HIP_CHECK(hipEventCreate(&start));
+  HIP_CHECK(hipEventCreate(&stop));
   HIP_CHECK(hipMemsetAsync(spun.data(), 0, spun.bytes(), r.origin));
-  const double ruler_ms = *hl::RunOrTime(hl::TimingPlan{1, 1}).on_stream(r.origin, [&] {
-    hl::launch_spin_kernel(2000.0, r.ticks_per_us, dim3(1), dim3(64), r.origin, spun.data());
-  });
+  hl::launch_spin_kernel(10.0, r.ticks_per_us, dim3(1), dim3(64), r.origin);  // warm-up
+  HIP_CHECK(hipEventRecord(start, r.origin));
+  hl::launch_spin_kernel(2000.0, r.ticks_per_us, dim3(1), dim3(64), r.origin, spun.data());
+  HIP_CHECK(hipEventRecord(stop, r.origin));
+  HIP_CHECK(hipEventSynchronize(stop));
+  float ruler = 0.0f;
+  HIP_CHECK(hipEventElapsedTime(&ruler, start, stop));
+  HIP_CHECK(hipEventDestroy(start));
+  HIP_CHECK(hipEventDestroy(stop));
   const long long ticks = spun.download()[0];
   step.facts(device.facts())
       .fact("spin_ticks_per_us", r.ticks_per_us)
       .check("a 2 ms spin kernel takes 1.6 .. 100 ms by the event clock",
-             ruler_ms >= 1.6 && ruler_ms <= 100.0 && ticks >= std::llround(2000 * r.ticks_per_us),
-             hl::format("{:.3} ms, {} ticks at {:.3} ticks/us", ruler_ms, ticks, r.ticks_per_us));
+             ruler >= 1.6f && ruler <= 100.0f && ticks >= std::llround(2000 * r.ticks_per_us),
+             hl::format("{:.3} ms, {} ticks at {:.3} ticks/us", ruler, ticks, r.ticks_per_us));
 
   ms::StampWork small(s.kernels, s.kernel_blocks, ms::kOneBlockThreads, r.kernel_ticks,
                       r.options.seed);
@@ -94,7 +97,10 @@ hl::StepResult spread_over_streams(const Run& r, const Settings& s, const hl::De
     const std::optional<double> t = run_on_streams(small, count, r.origin, r.runs, step);
     if (count == 1) one = t;
     const std::optional<double> speedup = hl::ratio(one, t);
-    if (count == s.streams) many = t, small_speedup = speedup;
+    if (count == s.streams) {
+      many = t;
+      small_speedup = speedup;
+    }
     const std::int64_t waves = (s.kernels + count - 1) / count;  // ideal: `count` at a time
     table.row({count, t, waves * s.kernel_us / 1000.0, speedup});
     step.measurement("small_kernels_ms.streams_" + std::to_string(count), t);
@@ -105,12 +111,10 @@ hl::StepResult spread_over_streams(const Run& r, const Settings& s, const hl::De
   const std::optional<double> full_one = run_on_streams(filling, 1, r.origin, r.runs, step);
   const auto full_many = run_on_streams(filling, s.streams, r.origin, r.runs, step);
   const std::optional<double> full_speedup = hl::ratio(full_one, full_many);
-  hl::ResultTable contrast("small_vs_full", "Streams help only while the GPU has room",
-                           {{"kernels"},
-                            {"blocks each"},
-                            {"1 stream", "ms", 3},
-                            {std::to_string(s.streams) + " streams", "ms", 3},
-                            {"speedup"}});
+  const std::string streams = std::to_string(s.streams) + " streams";
+  hl::ResultTable contrast(
+      "small_vs_full", "Streams help only while the GPU has room",
+      {{"kernels"}, {"blocks each"}, {"1 stream", "ms", 3}, {streams, "ms", 3}, {"speedup"}});
   contrast.row({"one-block", s.kernel_blocks, one, many, small_speedup});
   contrast.row({"GPU-filling", blocks, full_one, full_many, full_speedup});
   step.table(table)
@@ -120,18 +124,16 @@ hl::StepResult spread_over_streams(const Run& r, const Settings& s, const hl::De
       .measurement("full_kernels_speedup", full_speedup)
       .speed(filling_check, full_speedup);
   if (small_speedup && full_speedup) {
-    step.summary(hl::format("{} streams: {:.1}x for one-block kernels, {:.2}x for GPU-filling ones",
-                            s.streams, *small_speedup, *full_speedup));
+    step.summary(hl::format("{}: {:.1}x for one-block kernels, {:.2}x for GPU-filling ones",
+                            streams, *small_speedup, *full_speedup));
   }
   return step;
 }
 
-// 2. 16 of step 1's kernels block by block on 1 and on --streams streams, on one time axis,
-// kept for --trace and checked: one stream runs its kernels in issue order, never two at once;
-// k streams run min(k, queues, kernels) at once at some moment, queues being the hardware
-// queues the streams are spread over (the README says why, per platform). A 5 ms gate kernel
-// on the origin holds the workers until every launch is enqueued, so the trace shows what the
-// GPU does with them, not how fast the host issued them.
+// 2. 16 of step 1's kernels block by block on 1 and on --streams streams, kept for --trace and
+// checked: 1 stream never runs two at once; k streams run min(k, hardware queues, kernels) at
+// once at some moment (the README says why, per platform). A 5 ms gate kernel on the origin
+// holds the workers until every launch is enqueued, so the trace shows the GPU's schedule.
 hl::StepResult trace_the_schedule(const Run& r, const Settings& s, hl::TraceFile& traces) {
   const unsigned int kernels = 16;
   const std::string many = std::to_string(s.streams) + " streams";
@@ -167,45 +169,37 @@ hl::StepResult trace_the_schedule(const Run& r, const Settings& s, hl::TraceFile
 }
 
 //! [pinned_memory]
-// The pipeline's arrays. Page-locked (pinned) host memory from hipHostMalloc is what the copy
-// engines read and write directly, so a hipMemcpyAsync from it returns at once and runs beside
-// other streams' work. The pageable arrays hold the same data, to show what is lost without it.
-struct PipelineData {
-  std::size_t n;
-  std::vector<std::uint32_t> input, expected, pageable_out;
-  std::uint32_t *pinned_in = nullptr, *pinned_out = nullptr;
-  hl::DeviceBuffer<std::uint32_t> device_in, device_out;
-  PipelineData(std::size_t count, std::uint64_t seed)
-      : n(count), input(n), expected(n), pageable_out(n), device_in(n), device_out(n) {
-    hl::fill_random_words(input, seed);
-    HIP_CHECK(hipHostMalloc(reinterpret_cast<void**>(&pinned_in), n * 4, hipHostMallocDefault));
-    HIP_CHECK(hipHostMalloc(reinterpret_cast<void**>(&pinned_out), n * 4, hipHostMallocDefault));
-    std::copy(input.begin(), input.end(), pinned_in);
-  }
-  ~PipelineData() {
-    (void)hipHostFree(pinned_in);
-    (void)hipHostFree(pinned_out);
-  }
-  PipelineData(const PipelineData&) = delete;
-  PipelineData& operator=(const PipelineData&) = delete;
-  ms::PipelineArrays arrays(bool pageable) {
-    if (pageable)
-      return {input.data(), pageable_out.data(), device_in.data(), device_out.data(), n};
-    return {pinned_in, pinned_out, device_in.data(), device_out.data(), n};
-  }
-};
+// Page-locked (pinned) host memory from hipHostMalloc is what the copy engines read and write
+// directly, so a hipMemcpyAsync from it returns at once and runs beside other streams' work.
+using PinnedWords = std::unique_ptr<std::uint32_t[], hipError_t (*)(void*)>;
+PinnedWords pinned_words(std::size_t n) {
+  void* words = nullptr;
+  HIP_CHECK(hipHostMalloc(&words, n * sizeof(std::uint32_t), hipHostMallocDefault));
+  return PinnedWords(static_cast<std::uint32_t*>(words), hipHostFree);
+}
 //! [pinned_memory]
 
-// One way to cut the pipeline: the key of its time in the JSON, chunks, streams, host memory.
-struct Chunking {
+struct PipelineData {  // input, host reference, pinned and pageable host arrays, device arrays
+  std::size_t n;
+  std::vector<std::uint32_t> input = std::vector<std::uint32_t>(n), expected = input,
+                             pageable_out = input;
+  PinnedWords pinned_in = pinned_words(n), pinned_out = pinned_words(n);
+  hl::DeviceBuffer<std::uint32_t> device_in{n}, device_out{n};
+  ms::PipelineArrays arrays(bool pageable) {
+    return {pageable ? input.data() : pinned_in.get(),
+            pageable ? pageable_out.data() : pinned_out.get(), device_in.data(), device_out.data(),
+            n};
+  }
+};
+
+struct Chunking {  // one way to cut the pipeline; `key` names its time in the JSON
   const char* key;
   std::size_t chunks, streams;
   bool pageable;
 };
 
-// Runs the pipeline cut as `how` says over new worker streams, from poisoned device arrays (the
-// input too, so a chunk never copied in is caught) and host output, then compares every
-// element. `marks`: four events per chunk for the timeline. Returns the median ms, if timed.
+// Runs the pipeline cut as `how` says from poisoned arrays (the device input too: a chunk never
+// copied in is caught) and compares every element. Returns the median ms, if timed.
 std::optional<double> run_pipeline(PipelineData& p, const Chunking& how, unsigned int rounds,
                                    hipStream_t origin, const hl::RunOrTime& runs,
                                    hl::StepResult& step, const hipEvent_t* marks = nullptr) {
@@ -227,10 +221,8 @@ std::optional<double> run_pipeline(PipelineData& p, const Chunking& how, unsigne
   return ms;
 }
 
-// The pipelined run once more with an event before and after every stage of every chunk, drawn
-// as a row per stream and stage (first four streams). Copies carry no block trace: every time
-// is hipEventElapsedTime since an event recorded first on the origin. A bar runs from when its
-// stream reached the stage to when the stage ended, waits for a copy engine or SMs included.
+// The pipelined run again with events around every stage of every chunk, drawn per stream and
+// stage (first four streams): a bar runs from when its stream reached the stage to its end.
 void draw_the_pipeline(PipelineData& p, const Chunking& how, unsigned int rounds,
                        hipStream_t origin, hl::StepResult& step) {
   const std::size_t chunk = (p.n + how.chunks - 1) / how.chunks, used = (p.n + chunk - 1) / chunk;
@@ -254,23 +246,24 @@ void draw_the_pipeline(PipelineData& p, const Chunking& how, unsigned int rounds
     }
   }
   for (const hipEvent_t mark : marks) HIP_CHECK(hipEventDestroy(mark));
-  step.figure(hl::timeline(hl::format("Pipeline by events, {} chunks over {} streams (rows: first "
-                                      "{}): one chunk's copies run while another computes",
-                                      used, how.streams, shown),
+  step.figure(hl::timeline(hl::format("Pipeline by events, {} chunks over {} streams: one "
+                                      "chunk's copies run while another computes",
+                                      used, how.streams),
                            rows, span));
 }
 
-// 3. Copy in, compute, copy out: in one piece on one stream, then cut into chunks that
-// several streams pipeline, so one chunk's copies overlap another chunk's kernel.
+// 3. Copy in, compute, copy out: in one piece, then in chunks pipelined over streams.
 hl::StepResult overlap_copies_and_compute(std::size_t n, const Run& r, const Settings& s,
                                           const hl::SpeedCheck& check) {
   hl::StepResult step("3. Copy/compute overlap, N = " + std::to_string(n));
-  PipelineData p(n, r.options.seed + 2 + n);
+  PipelineData p{n};
+  hl::fill_random_words(p.input, r.options.seed + 2 + n);
+  std::copy(p.input.begin(), p.input.end(), p.pinned_in.get());
   // --check needs no balance between the stages, only a kernel that does some work.
-  const auto balanced = [&] { return ms::rounds_matching_the_copy(p.arrays(false), r.origin); };
-  const auto rounds = static_cast<unsigned int>(s.rounds > 0     ? s.rounds
-                                                : r.runs.timed() ? balanced()
-                                                                 : 16);
+  const unsigned int rounds = s.rounds > 0 ? static_cast<unsigned int>(s.rounds)
+                              : r.runs.timed()
+                                  ? ms::rounds_matching_the_copy(p.arrays(false), r.origin)
+                                  : 16;
   std::transform(p.input.begin(), p.input.end(), p.expected.begin(), ms::LcgJump(rounds));
   const std::size_t c = s.chunks, k = s.pipeline_streams;
   const Chunking variants[] = {{"sequential", 1, 1, false},
@@ -296,90 +289,54 @@ hl::StepResult overlap_copies_and_compute(std::size_t n, const Run& r, const Set
       .speed(check, speedup[2]);
 }
 
-//! [wait_event]
-// The producer stamps `p.out` on stream A; the consumer stamps that into `out` on stream B.
-// Streams are independent, so B must be told to wait: record an event on A after the producer
-// and make B wait for it. The host does not block; the GPU enforces the order. Returns the
-// consumer's first wrong element, if any.
-std::optional<hl::Mismatch> consume_after_producer(ms::StampWork& p,
-                                                   hl::DeviceBuffer<std::uint32_t>& out,
-                                                   const std::vector<std::uint32_t>& expected,
-                                                   bool wait) {
-  hipStream_t a = nullptr, b = nullptr;
-  hipEvent_t produced = nullptr;
-  HIP_CHECK(hipStreamCreateWithFlags(&a, hipStreamNonBlocking));
-  HIP_CHECK(hipStreamCreateWithFlags(&b, hipStreamNonBlocking));
-  HIP_CHECK(hipEventCreateWithFlags(&produced, hipEventDisableTiming));
-  // Poisoned, and done before B starts: a consumer that does not wait reads the poison.
-  HIP_CHECK(hipMemsetAsync(p.out.data(), 0xFF, p.out.bytes(), a));
-  HIP_CHECK(hipMemsetAsync(out.data(), 0xFF, out.bytes(), a));
-  HIP_CHECK(hipStreamSynchronize(a));
-  hipLaunchKernelGGL(ms::spin_then_stamp, dim3(p.blocks), dim3(p.threads), 0, a, p.ticks,
-                     p.in.data(), p.out.data(), 0, hl::BlockTrace{});
-  HIP_CHECK(hipGetLastError());
-  HIP_CHECK(hipEventRecord(produced, a));
-  if (wait) HIP_CHECK(hipStreamWaitEvent(b, produced, 0));
-  hipLaunchKernelGGL(ms::spin_then_stamp, dim3(p.blocks), dim3(p.threads), 0, b, 0LL, p.out.data(),
-                     out.data(), 0, hl::BlockTrace{});
-  HIP_CHECK(hipGetLastError());
-  HIP_CHECK(hipStreamSynchronize(b));
-  HIP_CHECK(hipStreamSynchronize(a));
-  HIP_CHECK(hipEventDestroy(produced));
-  HIP_CHECK(hipStreamDestroy(a));
-  HIP_CHECK(hipStreamDestroy(b));
-  return hl::first_mismatch(expected, out.download());
-}
-//! [wait_event]
-
-// 4. The same producer and consumer with the event (checked) and without it (counted). The
-// producer's 256 blocks each spin 0.5 ms and stamp one element; the consumer's do not spin.
+// 4. A producer on stream A, a consumer of its output on stream B: once with B told to wait
+// (checked), once without (a race on purpose: the elements read too early are counted).
 hl::StepResult order_with_an_event(const Run& r) {
   ms::StampWork producer(1, 256, ms::kOneBlockThreads, std::llround(500 * r.ticks_per_us),
-                         r.options.seed + 3);
+                         r.options.seed + 3);  // 256 one-block stamps, each after 0.5 ms
   hl::DeviceBuffer<std::uint32_t> consumed(256);
   std::vector<std::uint32_t> expected(256);
   for (int i = 0; i < 256; ++i) expected[i] = ms::stamp(producer.expected[i], 0);
-  const auto waited = consume_after_producer(producer, consumed, expected, true);
-  const auto raced = consume_after_producer(producer, consumed, expected, false);
-  hl::StepResult step("4. Ordering across streams with an event");
-  return step
-      .check_match("consumer on stream B waits for the producer on stream A (hipStreamWaitEvent)",
-                   waited, 256)
-      .note(hl::format("without the wait (a race, on purpose): {} of 256 elements were read "
-                       "too early",
-                       raced ? raced->mismatches : 0));
-}
-
-// 5. Priorities decide which waiting work the GPU takes first: a 10 us kernel launched right
-// behind a backlog of 20 waves of 50 us blocks (the backlog's priority is the least), from a
-// stream of the backlog's priority and from one of the greatest. Every repetition brings a new
-// backlog, queued behind what is left of the last one: a kernel that waits, waits for about
-// one backlog; one that is preferred starts as soon as a block of the backlog ends.
-hl::StepResult compare_priorities(const Run& r, const hl::Device& device) {
   int least = 0, greatest = 0;
   HIP_CHECK(hipDeviceGetStreamPriorityRange(&least, &greatest));
-  const unsigned int blocks = ms::blocks_filling_the_gpu(device.compute_units()) * 20;
-  hipStream_t backlog = nullptr, urgent = nullptr;
-  HIP_CHECK(hipStreamCreateWithPriority(&backlog, hipStreamNonBlocking, least));
-  hl::ResultTable table("priorities",
-                        hl::format("A 10 us kernel behind 20 waves of 50 us blocks of priority {}; "
-                                   "priorities run from {} (least) to {} (greatest)",
-                                   least, least, greatest),
-                        {{"urgent kernel's stream priority"}, {"median latency", "ms", 3}});
-  hl::StepResult step("5. Stream priorities");
-  for (const int priority : std::set<int>{least, greatest}) {
-    HIP_CHECK(hipStreamCreateWithPriority(&urgent, hipStreamNonBlocking, priority));
-    const std::optional<double> latency = r.runs.on_stream(urgent, [&] {
-      hl::launch_spin_kernel(50.0, r.ticks_per_us, dim3(blocks), dim3(256), backlog);
-      hl::launch_spin_kernel(10.0, r.ticks_per_us, dim3(1), dim3(64), urgent);
-    });
-    HIP_CHECK(hipStreamSynchronize(backlog));  // what the urgent kernel did not wait for
-    HIP_CHECK(hipStreamDestroy(urgent));
-    table.row({priority, latency});
-    step.measurement("urgent_latency_ms.priority_" + std::to_string(priority), latency);
+  hl::StepResult step("4. Ordering across streams with an event");
+  step.fact("priority_least", least).fact("priority_greatest", greatest);
+  for (const bool wait : {true, false}) {
+    //! [wait_event]
+    // B gets the greatest priority and A the least: a priority only decides which ready work
+    // the GPU takes first, so with the wait B still runs after A.
+    hipStream_t a = nullptr, b = nullptr;
+    hipEvent_t produced = nullptr;
+    HIP_CHECK(hipStreamCreateWithPriority(&a, hipStreamNonBlocking, least));
+    HIP_CHECK(hipStreamCreateWithPriority(&b, hipStreamNonBlocking, greatest));
+    HIP_CHECK(hipEventCreateWithFlags(&produced, hipEventDisableTiming));
+    // Poisoned, and done before B starts: a consumer that does not wait reads the poison.
+    HIP_CHECK(hipMemsetAsync(producer.out.data(), 0xFF, producer.out.bytes(), a));
+    HIP_CHECK(hipMemsetAsync(consumed.data(), 0xFF, consumed.bytes(), a));
+    HIP_CHECK(hipStreamSynchronize(a));
+    hipLaunchKernelGGL(ms::spin_then_stamp, dim3(256), dim3(64), 0, a, producer.ticks,
+                       producer.in.data(), producer.out.data(), 0, hl::BlockTrace{});
+    HIP_CHECK(hipGetLastError());
+    HIP_CHECK(hipEventRecord(produced, a));
+    if (wait) HIP_CHECK(hipStreamWaitEvent(b, produced, 0));  // the host does not block
+    hipLaunchKernelGGL(ms::spin_then_stamp, dim3(256), dim3(64), 0, b, 0LL, producer.out.data(),
+                       consumed.data(), 0, hl::BlockTrace{});
+    HIP_CHECK(hipGetLastError());
+    HIP_CHECK(hipStreamSynchronize(b));
+    HIP_CHECK(hipStreamSynchronize(a));
+    HIP_CHECK(hipEventDestroy(produced));
+    HIP_CHECK(hipStreamDestroy(a));
+    HIP_CHECK(hipStreamDestroy(b));
+    //! [wait_event]
+    const auto wrong = hl::first_mismatch(expected, consumed.download());
+    if (wait) {
+      step.check_match("consumer on stream B waits for the producer on stream A", wrong, 256);
+    } else {
+      step.note(hl::format("without the wait (a race, on purpose): {} of 256 read too early",
+                           wrong ? wrong->mismatches : 0));
+    }
   }
-  HIP_CHECK(hipStreamDestroy(backlog));
-  return step.fact("priority_least", least).fact("priority_greatest", greatest).table(table);
+  return step;
 }
 
 }  // namespace
@@ -402,19 +359,14 @@ int main(int argc, char** argv) {
   cli.add_count("--kernels", s.kernels, "One-block kernels per run", 1, 4096);
   cli.add_count("--kernel-us", s.kernel_us, "Microseconds each kernel runs", 1, 100000);
   cli.add_count("--kernel-blocks", s.kernel_blocks, "Blocks per one-block kernel", 1, 1024);
-  cli.add_count("--chunks", s.chunks,
-                "Pipeline chunks of ceil(--size / chunks) words; the last "
-                "may be shorter",
-                1, 1024);
+  cli.add_count("--chunks", s.chunks, "Pipeline chunks of ceil(--size / chunks) words", 1, 1024);
   cli.add_count("--pipeline-streams", s.pipeline_streams, "Streams of the pipeline", 1, 1024);
-  cli.add_count("--rounds", s.rounds, "Pipeline kernel rounds per word; 0: as long as the copy", 0,
-                1 << 20);
+  cli.add_count("--rounds", s.rounds, "Pipeline kernel rounds; 0: as long as a copy", 0, 1 << 20);
   cli.add_trace_output();
 
   return hl::run_lesson(cli, argc, argv, [&](hl::Lesson& lesson) {
     const hl::CommonOptions& options = lesson.options;
     const hl::Device device = hl::open_device(options.device);
-    // The pipeline holds two arrays of --size words on the device.
     hl::require_device_memory(2 * static_cast<std::size_t>(options.size) * sizeof(std::uint32_t),
                               "--size " + std::to_string(options.size));
     hipStream_t origin = nullptr;
@@ -423,18 +375,16 @@ int main(int argc, char** argv) {
     const double kernel_us = hl::per_mode<double>(options, s.kernel_us, {20.0}).front();
     const Run r{options, hl::RunOrTime(options), origin, ticks_per_us,
                 std::llround(kernel_us * ticks_per_us)};
-    hl::Report& report = lesson.report;
 
-    report.step(spread_over_streams(r, s, device, one_block_speedup, filling_speedup));  // 1.
-    report.step(trace_the_schedule(r, s, lesson.traces));                                // 2.
+    lesson.report.step(spread_over_streams(r, s, device, one_block_speedup, filling_speedup));
+    lesson.report.step(trace_the_schedule(r, s, lesson.traces));
     // --check: even chunks, a last shorter one (2^20 + 3 and 1001 in 8), more chunks than
     // elements (5 and 1 in 8), each with --chunks over --pipeline-streams, pinned and pageable.
     for (const std::size_t n :
          hl::per_mode<std::size_t>(options, options.size, {1 << 20, (1 << 20) + 3, 1001, 5, 1})) {
-      report.step(overlap_copies_and_compute(n, r, s, pipeline_speedup));  // 3.
+      lesson.report.step(overlap_copies_and_compute(n, r, s, pipeline_speedup));
     }
-    report.step(order_with_an_event(r));         // 4.
-    report.step(compare_priorities(r, device));  // 5.
+    lesson.report.step(order_with_an_event(r));
     HIP_CHECK(hipStreamDestroy(origin));
   });
 }
