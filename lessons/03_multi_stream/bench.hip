@@ -11,7 +11,6 @@
 #include <vector>
 
 #include "hip_lessons/bench.hpp"
-#include "hip_lessons/buffers.hpp"
 #include "hip_lessons/device.hpp"
 #include "hip_lessons/spin_kernel.hpp"
 #include "hip_lessons/streams.hpp"
@@ -48,11 +47,8 @@ void pipeline(benchmark::State& state) {
   const auto chunks = static_cast<std::size_t>(state.range(0));
   const std::size_t n = std::size_t{1} << 24;
   hl::open_device(0);
-  hl::PinnedBuffer<std::uint32_t> host_in(n), host_out(n);
-  std::fill(host_in.data(), host_in.data() + n, 12345u);
-  hl::DeviceBuffer<std::uint32_t> device_in(n), device_out(n);
-  const ms::PipelineArrays arrays{host_in.data(), host_out.data(), device_in.data(),
-                                  device_out.data(), n};
+  ms::PipelineData data(n, 1);
+  const ms::PipelineArrays arrays = data.arrays(false);  // pinned
   hl::GpuStream origin;
   const unsigned int rounds = ms::rounds_matching_the_copy(arrays, origin);
   ms::WorkerStreams one(1);

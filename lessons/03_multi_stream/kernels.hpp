@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "hip_lessons/block_trace.hpp"
@@ -103,7 +104,6 @@ struct WorkerStreams {
   //! [fork_join]
 };
 
-//! [round_robin]
 // Kernel k goes to worker k % workers: each worker runs its kernels in order, kernels on
 // different workers may run at once. A traced run gives every launch its slice of the trace.
 inline void enqueue_round_robin(const StampWork& k, WorkerStreams& workers, hipStream_t origin,
@@ -120,7 +120,6 @@ inline void enqueue_round_robin(const StampWork& k, WorkerStreams& workers, hipS
     }
   });
 }
-//! [round_robin]
 
 // A compute-bound stand-in for real work: `rounds` steps of x = a*x + c (mod 2^32) per element,
 // so the kernel can be made to take as long as copying its data, where overlap pays most.
@@ -159,6 +158,35 @@ struct PipelineArrays {  // where the pipeline reads and writes: host (pinned or
   const std::uint32_t* host_in;
   std::uint32_t *host_out, *device_in, *device_out;
   std::size_t n;
+};
+
+//! [pinned_memory]
+// Page-locked (pinned) host memory from hipHostMalloc is what the copy engines read and write
+// directly, so a hipMemcpyAsync from it returns at once and runs beside other streams' work.
+using PinnedWords = std::unique_ptr<std::uint32_t[], hipError_t (*)(void*)>;
+inline PinnedWords pinned_words(std::size_t n) {
+  void* words = nullptr;
+  HIP_CHECK(hipHostMalloc(&words, n * sizeof(std::uint32_t), hipHostMallocDefault));
+  return PinnedWords(static_cast<std::uint32_t*>(words), hipHostFree);
+}
+//! [pinned_memory]
+
+/// The pipeline's seeded input and host reference, pinned and pageable host arrays, device arrays.
+struct PipelineData {
+  std::size_t n;
+  std::vector<std::uint32_t> input = std::vector<std::uint32_t>(n), expected = input;
+  std::vector<std::uint32_t> pageable_out = input;
+  PinnedWords pinned_in = pinned_words(n), pinned_out = pinned_words(n);
+  hip_lessons::DeviceBuffer<std::uint32_t> device_in{n}, device_out{n};
+  PipelineData(std::size_t count, std::uint64_t seed) : n(count) {
+    hip_lessons::fill_random_words(input, seed);
+    std::copy(input.begin(), input.end(), pinned_in.get());
+  }
+  PipelineArrays arrays(bool pageable) {
+    if (pageable)
+      return {input.data(), pageable_out.data(), device_in.data(), device_out.data(), n};
+    return {pinned_in.get(), pinned_out.get(), device_in.data(), device_out.data(), n};
+  }
 };
 
 //! [pipeline]

@@ -1,15 +1,13 @@
 /// \file lessons/03_multi_stream/main.hip
 /// \brief Lesson 03: streams, copy/compute overlap, and ordering across streams with events.
 ///
-/// Steps, as numbered in the README: 1. streams run one-block kernels side by side, not
-/// GPU-filling ones; 2. the same traced block by block; 3. copy/compute overlap; 4. an event
-/// orders a consumer after its producer. --check runs each once, untimed, at small sizes.
+/// Steps (numbered as in the README): 1. one-block kernels side by side on streams, GPU-filling
+/// ones not; 2. the same traced; 3. copy/compute overlap; 4. an event orders two streams.
 #include <hip/hip_runtime.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -36,10 +34,10 @@ struct Run {  // what every step works with
   hipStream_t origin;      // every fork starts and every join ends here; timings are taken here
   double ticks_per_us;     // of the spin clock
   long long kernel_ticks;  // --kernel-us; 20 us under --check
+  std::string many;        // "8 streams": --streams, as the tables and checks name it
 };
 
-// Runs every kernel of `work` round-robin over `count` new worker streams, on an output
-// poisoned first, then checks every slot. Returns the median ms (nothing under --check).
+// Runs `work` over `count` new worker streams on a poisoned output; checks every slot.
 std::optional<double> run_on_streams(ms::StampWork& work, std::int64_t count, hipStream_t origin,
                                      const hl::RunOrTime& runs, hl::StepResult& step,
                                      hl::TracedRun* trace = nullptr) {
@@ -58,33 +56,11 @@ std::optional<double> run_on_streams(ms::StampWork& work, std::int64_t count, hi
 }
 
 // 1. One-block kernels use a sliver of the GPU: spread over streams, several run at once. A
-// GPU-filling kernel leaves another stream's kernel no idle CU/SM. Durations come from the spin
-// clock, so first a 2 ms spin is timed by events (loose above for compute-sanitizer).
+// GPU-filling kernel leaves another stream's kernel no idle CU/SM.
 hl::StepResult spread_over_streams(const Run& r, const Settings& s, const hl::Device& device,
                                    const hl::SpeedCheck& one_block_check,
                                    const hl::SpeedCheck& filling_check) {
   hl::StepResult step("1. One-block kernels on 1 to 32 streams, and kernels that fill the GPU");
-  hl::DeviceBuffer<long long> spun(1);
-  hipEvent_t start = nullptr, stop = nullptr;
-  HIP_CHECK(hipEventCreate(&start));
-  HIP_CHECK(hipEventCreate(&stop));
-  HIP_CHECK(hipMemsetAsync(spun.data(), 0, spun.bytes(), r.origin));
-  hl::launch_spin_kernel(10.0, r.ticks_per_us, dim3(1), dim3(64), r.origin);  // warm-up
-  HIP_CHECK(hipEventRecord(start, r.origin));
-  hl::launch_spin_kernel(2000.0, r.ticks_per_us, dim3(1), dim3(64), r.origin, spun.data());
-  HIP_CHECK(hipEventRecord(stop, r.origin));
-  HIP_CHECK(hipEventSynchronize(stop));
-  float ruler = 0.0f;
-  HIP_CHECK(hipEventElapsedTime(&ruler, start, stop));
-  HIP_CHECK(hipEventDestroy(start));
-  HIP_CHECK(hipEventDestroy(stop));
-  const long long ticks = spun.download()[0];
-  step.facts(device.facts())
-      .fact("spin_ticks_per_us", r.ticks_per_us)
-      .check("a 2 ms spin kernel takes 1.6 .. 100 ms by the event clock",
-             ruler >= 1.6f && ruler <= 100.0f && ticks >= std::llround(2000 * r.ticks_per_us),
-             hl::format("{:.3} ms, {} ticks at {:.3} ticks/us", ruler, ticks, r.ticks_per_us));
-
   ms::StampWork small(s.kernels, s.kernel_blocks, ms::kOneBlockThreads, r.kernel_ticks,
                       r.options.seed);
   hl::ResultTable table(
@@ -92,63 +68,74 @@ hl::StepResult spread_over_streams(const Run& r, const Settings& s, const hl::De
       hl::format("{} kernels of {} block(s) x {} threads, {} us each, round-robin over the streams",
                  s.kernels, s.kernel_blocks, ms::kOneBlockThreads, s.kernel_us),
       {{"streams"}, {"median", "ms", 3}, {"ideal", "ms", 3}, {"speedup vs 1 stream"}});
-  std::optional<double> one, many, small_speedup;
+  std::optional<double> one, small_speedup;
   for (const std::int64_t count : std::set<std::int64_t>{1, 2, 4, 8, 16, 32, s.streams}) {
     const std::optional<double> t = run_on_streams(small, count, r.origin, r.runs, step);
     if (count == 1) one = t;
     const std::optional<double> speedup = hl::ratio(one, t);
-    if (count == s.streams) {
-      many = t;
-      small_speedup = speedup;
-    }
+    if (count == s.streams) small_speedup = speedup;
     const std::int64_t waves = (s.kernels + count - 1) / count;  // ideal: `count` at a time
     table.row({count, t, waves * s.kernel_us / 1000.0, speedup});
-    step.measurement("small_kernels_ms.streams_" + std::to_string(count), t);
+    step.measurement(hl::format("small_kernels_ms.streams_{}", count), t);
   }
   const unsigned int blocks = ms::blocks_filling_the_gpu(device.compute_units());
   ms::StampWork filling(hl::per_mode<unsigned int>(r.options, s.kernels, {4}).front(), blocks,
                         ms::kFillingThreads, r.kernel_ticks, r.options.seed + 1);
   const std::optional<double> full_one = run_on_streams(filling, 1, r.origin, r.runs, step);
-  const auto full_many = run_on_streams(filling, s.streams, r.origin, r.runs, step);
-  const std::optional<double> full_speedup = hl::ratio(full_one, full_many);
-  const std::string streams = std::to_string(s.streams) + " streams";
-  hl::ResultTable contrast(
-      "small_vs_full", "Streams help only while the GPU has room",
-      {{"kernels"}, {"blocks each"}, {"1 stream", "ms", 3}, {streams, "ms", 3}, {"speedup"}});
-  contrast.row({"one-block", s.kernel_blocks, one, many, small_speedup});
-  contrast.row({"GPU-filling", blocks, full_one, full_many, full_speedup});
-  step.table(table)
+  const auto full_speedup =
+      hl::ratio(full_one, run_on_streams(filling, s.streams, r.origin, r.runs, step));
+
+  // Every duration comes from the spin clock: a 2 ms spin must take 1.6 .. 100 ms by events.
+  hipEvent_t start = nullptr, stop = nullptr;
+  HIP_CHECK(hipEventCreate(&start));
+  HIP_CHECK(hipEventCreate(&stop));
+  HIP_CHECK(hipEventRecord(start, r.origin));
+  hipLaunchKernelGGL(ms::spin_then_stamp, dim3(1), dim3(ms::kOneBlockThreads), 0, r.origin,
+                     std::llround(2000 * r.ticks_per_us), small.in.data(), small.out.data(), 0u,
+                     hl::BlockTrace{});
+  HIP_CHECK(hipGetLastError());
+  HIP_CHECK(hipEventRecord(stop, r.origin));
+  HIP_CHECK(hipEventSynchronize(stop));
+  float ruler = 0.0f;
+  HIP_CHECK(hipEventElapsedTime(&ruler, start, stop));
+  HIP_CHECK(hipEventDestroy(start));
+  HIP_CHECK(hipEventDestroy(stop));
+  step.facts(device.facts())
+      .fact("spin_ticks_per_us", r.ticks_per_us)
+      .check("a 2 ms spin kernel takes 1.6 .. 100 ms by the event clock",
+             ruler >= 1.6f && ruler <= 100.0f,
+             hl::format("{:.3} ms at {:.3} ticks/us", ruler, r.ticks_per_us))
+      .table(table)
       .measurement("small_kernels_speedup", small_speedup)
       .speed(one_block_check, small_speedup)
-      .table(contrast)
       .measurement("full_kernels_speedup", full_speedup)
       .speed(filling_check, full_speedup);
   if (small_speedup && full_speedup) {
-    step.summary(hl::format("{}: {:.1}x for one-block kernels, {:.2}x for GPU-filling ones",
-                            streams, *small_speedup, *full_speedup));
+    step.summary(hl::format("{}: {:.1}x for one-block kernels, {:.2}x for GPU-filling ones", r.many,
+                            *small_speedup, *full_speedup));
   }
   return step;
 }
 
-// 2. 16 of step 1's kernels block by block on 1 and on --streams streams, kept for --trace and
-// checked: 1 stream never runs two at once; k streams run min(k, hardware queues, kernels) at
-// once at some moment (the README says why, per platform). A 5 ms gate kernel on the origin
-// holds the workers until every launch is enqueued, so the trace shows the GPU's schedule.
+// 2. 16 of step 1's kernels block by block on 1 and on --streams streams: 1 stream never runs
+// two at once, k streams run min(k, hardware queues, kernels) at once (README: why). A gate
+// kernel holds the workers until all launches are enqueued: the trace shows the GPU's schedule.
 hl::StepResult trace_the_schedule(const Run& r, const Settings& s, hl::TraceFile& traces) {
   const unsigned int kernels = 16;
-  const std::string many = std::to_string(s.streams) + " streams";
-  hl::StepResult step("2. The same kernels traced block by block: 1 stream against " + many);
+  hl::StepResult step("2. The same kernels traced block by block: 1 stream against " + r.many);
   ms::StampWork work(kernels, 1, ms::kOneBlockThreads, r.kernel_ticks, r.options.seed + 9);
   std::vector<hl::Schedule> runs;
   for (const std::int64_t count : {std::int64_t{1}, s.streams}) {
-    hl::TracedRun trace(traces, count == 1 ? "1 stream" : many, kernels);
-    hl::launch_spin_kernel(5000.0, r.ticks_per_us, dim3(1), dim3(64), r.origin);  // the gate
+    hl::TracedRun trace(traces, count == 1 ? "1 stream" : r.many, kernels);
+    hipLaunchKernelGGL(hl::spin_kernel<>, dim3(1), dim3(64), 0, r.origin, 5000.0, r.ticks_per_us,
+                       nullptr, hl::BlockTrace{});  // the gate
+    HIP_CHECK(hipGetLastError());
     run_on_streams(work, count, r.origin, hl::RunOrTime(std::nullopt), step, &trace);
     runs.push_back(trace.finish());
   }
   const double span = std::max(runs[0].span_us(), runs[1].span_us());  // one axis for both
   const std::string titles[] = {"On 1 stream: one at a time, a staircase",
-                                "On " + many + ": side by side in the same columns"};
+                                "On " + r.many + ": side by side in the same columns"};
   for (int i = 0; i < 2; ++i) {
     step.figure(hl::timeline(titles[i], hl::rows_by_launch(runs[i]), span));
   }
@@ -161,36 +148,12 @@ hl::StepResult trace_the_schedule(const Run& r, const Settings& s, hl::TraceFile
   const int need = static_cast<int>(std::min<std::int64_t>({s.streams, queues, kernels}));
   const int peak = runs[1].peak_concurrent_launches();
   return step.schedule_check(
-      hl::format("{}: at least min(streams, {} {}, kernels) = {} kernels run at once", many,
+      hl::format("{}: at least min(streams, {} {}, kernels) = {} kernels run at once", r.many,
                  hl::hardware_queue_variable().name, queues, need),
       peak >= need,
       hl::format("{} at once at the peak, on {} {}s; all done in {:.1} us", peak,
                  runs[1].units().size(), hl::kComputeUnitName, runs[1].span_us()));
 }
-
-//! [pinned_memory]
-// Page-locked (pinned) host memory from hipHostMalloc is what the copy engines read and write
-// directly, so a hipMemcpyAsync from it returns at once and runs beside other streams' work.
-using PinnedWords = std::unique_ptr<std::uint32_t[], hipError_t (*)(void*)>;
-PinnedWords pinned_words(std::size_t n) {
-  void* words = nullptr;
-  HIP_CHECK(hipHostMalloc(&words, n * sizeof(std::uint32_t), hipHostMallocDefault));
-  return PinnedWords(static_cast<std::uint32_t*>(words), hipHostFree);
-}
-//! [pinned_memory]
-
-struct PipelineData {  // input, host reference, pinned and pageable host arrays, device arrays
-  std::size_t n;
-  std::vector<std::uint32_t> input = std::vector<std::uint32_t>(n), expected = input,
-                             pageable_out = input;
-  PinnedWords pinned_in = pinned_words(n), pinned_out = pinned_words(n);
-  hl::DeviceBuffer<std::uint32_t> device_in{n}, device_out{n};
-  ms::PipelineArrays arrays(bool pageable) {
-    return {pageable ? input.data() : pinned_in.get(),
-            pageable ? pageable_out.data() : pinned_out.get(), device_in.data(), device_out.data(),
-            n};
-  }
-};
 
 struct Chunking {  // one way to cut the pipeline; `key` names its time in the JSON
   const char* key;
@@ -200,7 +163,7 @@ struct Chunking {  // one way to cut the pipeline; `key` names its time in the J
 
 // Runs the pipeline cut as `how` says from poisoned arrays (the device input too: a chunk never
 // copied in is caught) and compares every element. Returns the median ms, if timed.
-std::optional<double> run_pipeline(PipelineData& p, const Chunking& how, unsigned int rounds,
+std::optional<double> run_pipeline(ms::PipelineData& p, const Chunking& how, unsigned int rounds,
                                    hipStream_t origin, const hl::RunOrTime& runs,
                                    hl::StepResult& step, const hipEvent_t* marks = nullptr) {
   const ms::PipelineArrays a = p.arrays(how.pageable);
@@ -223,7 +186,7 @@ std::optional<double> run_pipeline(PipelineData& p, const Chunking& how, unsigne
 
 // The pipelined run again with events around every stage of every chunk, drawn per stream and
 // stage (first four streams): a bar runs from when its stream reached the stage to its end.
-void draw_the_pipeline(PipelineData& p, const Chunking& how, unsigned int rounds,
+void draw_the_pipeline(ms::PipelineData& p, const Chunking& how, unsigned int rounds,
                        hipStream_t origin, hl::StepResult& step) {
   const std::size_t chunk = (p.n + how.chunks - 1) / how.chunks, used = (p.n + chunk - 1) / chunk;
   const std::size_t shown = std::min<std::size_t>({how.streams, used, 4});  // each has a chunk
@@ -240,7 +203,7 @@ void draw_the_pipeline(PipelineData& p, const Chunking& how, unsigned int rounds
       HIP_CHECK(hipEventElapsedTime(&from, marks[0], marks[1 + 4 * c + stage]));
       HIP_CHECK(hipEventElapsedTime(&to, marks[0], marks[2 + 4 * c + stage]));
       hl::TimelineRow& row = rows[3 * (c % how.streams) + stage];
-      row.label = "s" + std::to_string(c % how.streams) + stages[stage];
+      row.label = hl::format("s{}{}", c % how.streams, stages[stage]);
       row.busy.push_back({1000.0 * from, 1000.0 * to});
       span = std::max(span, 1000.0 * to);
     }
@@ -255,15 +218,12 @@ void draw_the_pipeline(PipelineData& p, const Chunking& how, unsigned int rounds
 // 3. Copy in, compute, copy out: in one piece, then in chunks pipelined over streams.
 hl::StepResult overlap_copies_and_compute(std::size_t n, const Run& r, const Settings& s,
                                           const hl::SpeedCheck& check) {
-  hl::StepResult step("3. Copy/compute overlap, N = " + std::to_string(n));
-  PipelineData p{n};
-  hl::fill_random_words(p.input, r.options.seed + 2 + n);
-  std::copy(p.input.begin(), p.input.end(), p.pinned_in.get());
-  // --check needs no balance between the stages, only a kernel that does some work.
+  hl::StepResult step("3. Copy/compute overlap");
+  ms::PipelineData p(n, r.options.seed + 2 + n);
   const unsigned int rounds = s.rounds > 0 ? static_cast<unsigned int>(s.rounds)
                               : r.runs.timed()
                                   ? ms::rounds_matching_the_copy(p.arrays(false), r.origin)
-                                  : 16;
+                                  : 16;  // --check needs no balance, only some work
   std::transform(p.input.begin(), p.input.end(), p.expected.begin(), ms::LcgJump(rounds));
   const std::size_t c = s.chunks, k = s.pipeline_streams;
   const Chunking variants[] = {{"sequential", 1, 1, false},
@@ -295,8 +255,8 @@ hl::StepResult order_with_an_event(const Run& r) {
   ms::StampWork producer(1, 256, ms::kOneBlockThreads, std::llround(500 * r.ticks_per_us),
                          r.options.seed + 3);  // 256 one-block stamps, each after 0.5 ms
   hl::DeviceBuffer<std::uint32_t> consumed(256);
-  std::vector<std::uint32_t> expected(256);
-  for (int i = 0; i < 256; ++i) expected[i] = ms::stamp(producer.expected[i], 0);
+  std::vector<std::uint32_t> expected = producer.expected;
+  for (std::uint32_t& word : expected) word = ms::stamp(word, 0);
   int least = 0, greatest = 0;
   HIP_CHECK(hipDeviceGetStreamPriorityRange(&least, &greatest));
   hl::StepResult step("4. Ordering across streams with an event");
@@ -368,18 +328,18 @@ int main(int argc, char** argv) {
     const hl::CommonOptions& options = lesson.options;
     const hl::Device device = hl::open_device(options.device);
     hl::require_device_memory(2 * static_cast<std::size_t>(options.size) * sizeof(std::uint32_t),
-                              "--size " + std::to_string(options.size));
+                              hl::format("--size {}", options.size));
     hipStream_t origin = nullptr;
     HIP_CHECK(hipStreamCreateWithFlags(&origin, hipStreamNonBlocking));
     const double ticks_per_us = hl::spin_ticks_per_microsecond();  // needs the device open
-    const double kernel_us = hl::per_mode<double>(options, s.kernel_us, {20.0}).front();
-    const Run r{options, hl::RunOrTime(options), origin, ticks_per_us,
-                std::llround(kernel_us * ticks_per_us)};
+    const long long kernel_ticks =
+        std::llround(hl::per_mode<double>(options, s.kernel_us, {20.0}).front() * ticks_per_us);
+    const Run r{options,      hl::RunOrTime(options), origin,
+                ticks_per_us, kernel_ticks,           hl::format("{} streams", s.streams)};
 
     lesson.report.step(spread_over_streams(r, s, device, one_block_speedup, filling_speedup));
     lesson.report.step(trace_the_schedule(r, s, lesson.traces));
-    // --check: even chunks, a last shorter one (2^20 + 3 and 1001 in 8), more chunks than
-    // elements (5 and 1 in 8), each with --chunks over --pipeline-streams, pinned and pageable.
+    // --check: even chunks (2^20), a shorter last (2^20 + 3, 1001), more than elements (5, 1)
     for (const std::size_t n :
          hl::per_mode<std::size_t>(options, options.size, {1 << 20, (1 << 20) + 3, 1001, 5, 1})) {
       lesson.report.step(overlap_copies_and_compute(n, r, s, pipeline_speedup));
