@@ -38,54 +38,58 @@ struct Run {  // what every step works with
 };
 
 // Runs `work` over `count` new worker streams on a poisoned output; checks every slot.
-std::optional<double> run_on_streams(ms::StampWork& work, std::int64_t count, hipStream_t origin,
-                                     const hl::RunOrTime& runs, hl::StepResult& step,
-                                     hl::TracedRun* trace = nullptr) {
+std::optional<double> run_on_streams(ms::StampWork& work, std::int64_t count, const Run& r,
+                                     hl::StepResult& step, hl::TracedRun* trace = nullptr) {
+  const hl::RunOrTime runs = trace ? hl::RunOrTime(std::nullopt) : r.runs;  // traces: untimed
   ms::WorkerStreams workers(count);
+  if (trace) {  // a 5 ms gate holds the workers until every launch is enqueued
+    hipLaunchKernelGGL(hl::spin_kernel<>, dim3(1), dim3(64), 0, r.origin, 5000.0, r.ticks_per_us,
+                       nullptr, hl::BlockTrace{});
+    HIP_CHECK(hipGetLastError());
+  }
   //! [poison_on_origin]
-  // Every byte 0xFF, so a slot that no kernel stamped cannot match. Enqueued on the origin,
-  // which the workers fork from: they start after it without the host waiting for it.
-  HIP_CHECK(hipMemsetAsync(work.out.data(), 0xFF, work.out.bytes(), origin));
+  // 0xFF in every byte, so a slot no kernel stamped fails; on the origin: the workers follow.
+  HIP_CHECK(hipMemsetAsync(work.out.data(), 0xFF, work.out.bytes(), r.origin));
   //! [poison_on_origin]
   const std::optional<double> ms =
-      runs.on_stream(origin, [&] { ms::enqueue_round_robin(work, workers, origin, trace); });
+      runs.on_stream(r.origin, [&] { ms::enqueue_round_robin(work, workers, r.origin, trace); });
   step.check_match(hl::format("{} kernels of {} block(s) on {} stream(s){}", work.kernels,
                               work.blocks, count, trace ? ", traced" : ""),
                    hl::first_mismatch(work.expected, work.out.download()), work.expected.size());
   return ms;
 }
 
-// 1. One-block kernels use a sliver of the GPU: spread over streams, several run at once. A
-// GPU-filling kernel leaves another stream's kernel no idle CU/SM.
+// 1. One-block kernels leave most of the GPU idle: on several streams, several run at once.
 hl::StepResult spread_over_streams(const Run& r, const Settings& s, const hl::Device& device,
                                    const hl::SpeedCheck& one_block_check,
                                    const hl::SpeedCheck& filling_check) {
   hl::StepResult step("1. One-block kernels on 1 to 32 streams, and kernels that fill the GPU");
+  const unsigned int blocks = ms::blocks_filling_the_gpu(device.compute_units());
   ms::StampWork small(s.kernels, s.kernel_blocks, ms::kOneBlockThreads, r.kernel_ticks,
                       r.options.seed);
+  ms::StampWork filling(hl::per_mode<unsigned int>(r.options, s.kernels, {4}).front(), blocks,
+                        ms::kFillingThreads, r.kernel_ticks, r.options.seed + 1);
   hl::ResultTable table(
       "small_kernels",
-      hl::format("{} kernels of {} block(s) x {} threads, {} us each, round-robin over the streams",
-                 s.kernels, s.kernel_blocks, ms::kOneBlockThreads, s.kernel_us),
-      {{"streams"}, {"median", "ms", 3}, {"ideal", "ms", 3}, {"speedup vs 1 stream"}});
-  std::optional<double> one, small_speedup;
+      hl::format("{} us kernels of {} block(s), or GPU-filling of {}, round-robin over streams",
+                 s.kernel_us, s.kernel_blocks, blocks),
+      {{"kernels"}, {"streams"}, {"median", "ms", 3}, {"ideal", "ms", 3}, {"speedup vs 1 stream"}});
+  std::optional<double> one, small_speedup, full_one, full_speedup;
   for (const std::int64_t count : std::set<std::int64_t>{1, 2, 4, 8, 16, 32, s.streams}) {
-    const std::optional<double> t = run_on_streams(small, count, r.origin, r.runs, step);
+    const std::optional<double> t = run_on_streams(small, count, r, step);
     if (count == 1) one = t;
     const std::optional<double> speedup = hl::ratio(one, t);
     if (count == s.streams) small_speedup = speedup;
     const std::int64_t waves = (s.kernels + count - 1) / count;  // ideal: `count` at a time
-    table.row({count, t, waves * s.kernel_us / 1000.0, speedup});
+    table.row({"one-block", count, t, waves * s.kernel_us / 1000.0, speedup});
     step.measurement(hl::format("small_kernels_ms.streams_{}", count), t);
   }
-  const unsigned int blocks = ms::blocks_filling_the_gpu(device.compute_units());
-  ms::StampWork filling(hl::per_mode<unsigned int>(r.options, s.kernels, {4}).front(), blocks,
-                        ms::kFillingThreads, r.kernel_ticks, r.options.seed + 1);
-  const std::optional<double> full_one = run_on_streams(filling, 1, r.origin, r.runs, step);
-  const auto full_speedup =
-      hl::ratio(full_one, run_on_streams(filling, s.streams, r.origin, r.runs, step));
-
-  // Every duration comes from the spin clock: a 2 ms spin must take 1.6 .. 100 ms by events.
+  for (const std::int64_t count : std::set<std::int64_t>{1, s.streams}) {
+    const std::optional<double> t = run_on_streams(filling, count, r, step);
+    if (count == 1) full_one = t;
+    full_speedup = hl::ratio(full_one, t);  // no room left: about 1 on any stream count
+    table.row({"GPU-filling", count, t, std::nullopt, full_speedup});
+  }
   hipEvent_t start = nullptr, stop = nullptr;
   HIP_CHECK(hipEventCreate(&start));
   HIP_CHECK(hipEventCreate(&stop));
@@ -96,7 +100,7 @@ hl::StepResult spread_over_streams(const Run& r, const Settings& s, const hl::De
   HIP_CHECK(hipGetLastError());
   HIP_CHECK(hipEventRecord(stop, r.origin));
   HIP_CHECK(hipEventSynchronize(stop));
-  float ruler = 0.0f;
+  float ruler = 0.0f;  // every duration here relies on the spin clock: check it by events
   HIP_CHECK(hipEventElapsedTime(&ruler, start, stop));
   HIP_CHECK(hipEventDestroy(start));
   HIP_CHECK(hipEventDestroy(stop));
@@ -118,8 +122,7 @@ hl::StepResult spread_over_streams(const Run& r, const Settings& s, const hl::De
 }
 
 // 2. 16 of step 1's kernels block by block on 1 and on --streams streams: 1 stream never runs
-// two at once, k streams run min(k, hardware queues, kernels) at once (README: why). A gate
-// kernel holds the workers until all launches are enqueued: the trace shows the GPU's schedule.
+// two at once, k streams run min(k, hardware queues, kernels) at once (the README says why).
 hl::StepResult trace_the_schedule(const Run& r, const Settings& s, hl::TraceFile& traces) {
   const unsigned int kernels = 16;
   hl::StepResult step("2. The same kernels traced block by block: 1 stream against " + r.many);
@@ -127,10 +130,7 @@ hl::StepResult trace_the_schedule(const Run& r, const Settings& s, hl::TraceFile
   std::vector<hl::Schedule> runs;
   for (const std::int64_t count : {std::int64_t{1}, s.streams}) {
     hl::TracedRun trace(traces, count == 1 ? "1 stream" : r.many, kernels);
-    hipLaunchKernelGGL(hl::spin_kernel<>, dim3(1), dim3(64), 0, r.origin, 5000.0, r.ticks_per_us,
-                       nullptr, hl::BlockTrace{});  // the gate
-    HIP_CHECK(hipGetLastError());
-    run_on_streams(work, count, r.origin, hl::RunOrTime(std::nullopt), step, &trace);
+    run_on_streams(work, count, r, step, &trace);
     runs.push_back(trace.finish());
   }
   const double span = std::max(runs[0].span_us(), runs[1].span_us());  // one axis for both
