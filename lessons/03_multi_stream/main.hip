@@ -177,9 +177,9 @@ std::optional<double> run_pipeline(ms::PipelineData& p, const Chunking& how, uns
   });
   const std::size_t chunk = (p.n + how.chunks - 1) / how.chunks;
   step.check_match(
-      hl::format("pipeline, N = {}: --chunks {} gives {} of {} (last {}) over {} stream(s), {}",
+      hl::format("pipeline, N = {}: --chunks {} gives {} of {} (last {}) over {} stream(s), {}{}",
                  p.n, how.chunks, (p.n + chunk - 1) / chunk, chunk, p.n - (p.n - 1) / chunk * chunk,
-                 how.streams, how.pageable ? "pageable" : "pinned"),
+                 how.streams, how.pageable ? "pageable" : "pinned", marks ? ", with events" : ""),
       hl::first_mismatch(p.expected.data(), a.host_out, p.n), p.n);
   return ms;
 }
