@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "hip_lessons/bench.hpp"
-#include "hip_lessons/buffers.hpp"
 #include "hip_lessons/device.hpp"
 #include "hip_lessons/spin_kernel.hpp"
+#include "hip_lessons/streams.hpp"
 #include "kernels.hpp"
 
 namespace hl = hip_lessons;
@@ -23,22 +23,17 @@ namespace {
 
 constexpr unsigned int kKernels = 32;
 constexpr double kKernelUs = 100.0;
-constexpr unsigned int kThreads = 64;
 
 void small_kernels(benchmark::State& state) {
   const auto stream_count = static_cast<std::size_t>(state.range(0));
   hl::open_device(0);
   const auto ticks = static_cast<long long>(kKernelUs * hl::spin_ticks_per_microsecond());
-  hl::DeviceBuffer<std::uint32_t> in(kKernels), out(kKernels);
-  HIP_CHECK(hipMemset(in.data(), 0, in.bytes()));
-  HIP_CHECK(hipDeviceSynchronize());  // the memset ran on the legacy default stream
+  const ms::StampWork work(kKernels, 1, ms::kOneBlockThreads, ticks, 1);
   hl::GpuStream origin;
-  ms::StreamSet one(1);
-  ms::StreamSet several(stream_count);
-  auto on = [&](ms::StreamSet& set) {
-    return [&] {
-      ms::enqueue_small_kernels(set, origin, kKernels, ticks, 1, kThreads, in.data(), out.data());
-    };
+  ms::WorkerStreams one(1);
+  ms::WorkerStreams several(stream_count);
+  auto on = [&](ms::WorkerStreams& workers) {
+    return [&] { ms::enqueue_round_robin(work, workers, origin); };
   };
   const hl::TimingPlan plan{1, 5};
   const double one_stream = hl::time_on_stream(origin, plan, on(one)).median;
@@ -52,18 +47,16 @@ void pipeline(benchmark::State& state) {
   const auto chunks = static_cast<std::size_t>(state.range(0));
   const std::size_t n = std::size_t{1} << 24;
   hl::open_device(0);
-  hl::PinnedBuffer<std::uint32_t> host_in(n), host_out(n);
-  std::fill(host_in.data(), host_in.data() + n, 12345u);
-  hl::DeviceBuffer<std::uint32_t> device_in(n), device_out(n);
-  const ms::PipelineArrays arrays{host_in.data(), host_out.data(), device_in.data(),
-                                  device_out.data(), n};
+  ms::PipelineData data(n, 1);
+  const ms::PipelineArrays arrays = data.arrays(false);  // pinned
   hl::GpuStream origin;
   const unsigned int rounds = ms::rounds_matching_the_copy(arrays, origin);
-  ms::StreamSet one(1);
-  ms::StreamSet several(std::min<std::size_t>(chunks, 4));
-  auto run = [&](ms::StreamSet& set, std::size_t pieces) {
+  ms::WorkerStreams one(1);
+  ms::WorkerStreams several(std::min<std::size_t>(chunks, 4));
+  auto run = [&](ms::WorkerStreams& workers, std::size_t pieces) {
     return [&, pieces] {
-      set.fork_join(origin, [&] { ms::enqueue_pipeline(arrays, pieces, rounds, set.streams()); });
+      workers.fork_join(origin,
+                        [&] { ms::enqueue_pipeline(arrays, pieces, rounds, workers.streams); });
     };
   };
   const hl::TimingPlan plan{1, 5};

@@ -1,284 +1,302 @@
 /// \file lessons/03_multi_stream/main.hip
-/// \brief Lesson 03: when streams make the GPU do more at once, and when they cannot.
+/// \brief Lesson 03: streams, copy/compute overlap, and ordering across streams with events.
 ///
-/// The story (the README's Application flow has the same numbers):
-///  1. The ruler: a kernel spinning on the device clock for 2 ms takes 2 ms by the events.
-///  2. One-block kernels on 1, 2, 4 ... 32 streams: streams let them run side by side. A block
-///     trace of 16 of them on 1 and on --streams streams draws and checks the schedule.
-///  3. Kernels that already fill the GPU: more streams have nothing left to fill.
-///  4. Copy/compute overlap: pinned memory, the work cut into chunks (the last one shorter
-///     when --chunks does not divide it) and pipelined over streams, against one piece;
-///     a timeline of the pipeline from events shows the stages overlap.
-///  5. Ordering across streams: an event makes a consumer wait for its producer.
-///  6. Stream priorities: a short kernel behind a backlog of blocks.
-///  7. The legacy default stream, with blocking and with non-blocking streams.
-///  8. The serialization switch: step 2 again, in a child process whose every launch waits.
-///  9. Streams are not hardware queues: how many can really run at once.
-/// --check runs every step with small sizes and no timing (steps 6 and 7 only measure, so
-/// they run only when timing does); the tour and --speed-check time everything.
+/// Steps (numbered as in the README): 1. one-block kernels side by side on streams, GPU-filling
+/// ones not; 2. the same traced; 3. copy/compute overlap; 4. an event orders two streams.
 #include <hip/hip_runtime.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstdlib>
-#include <iterator>
-#include <memory>
 #include <optional>
 #include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
-#include "hip_lessons/child_process.hpp"
 #include "hip_lessons/device.hpp"
+#include "hip_lessons/environment.hpp"
 #include "hip_lessons/lesson.hpp"
-#include "hip_lessons/spin_kernel.hpp"
 #include "kernels.hpp"
-#include "traced_runs.hpp"
-#include "workloads.hpp"
 
 namespace hl = hip_lessons;
 namespace ms = multi_stream;
 
 namespace {
 
-// The lesson's own options (checked by LessonCli before any GPU work).
-struct Settings {
+struct Settings {  // the lesson's own options, checked by LessonCli before any GPU work
   std::int64_t streams = 8, kernels = 32, kernel_us = 100, kernel_blocks = 1;
   std::int64_t chunks = 8, pipeline_streams = 4, rounds = 0;  // rounds 0: as long as the copy
-  bool spread_child = false;
-  unsigned int count(std::int64_t v) const { return static_cast<unsigned int>(v); }
 };
 
-// What every step needs. No timing plan under --check: each workload runs once, is checked.
-struct Context {
-  hl::Report& report;
+struct Run {  // what every step works with
   const hl::CommonOptions& options;
-  const hl::Device& device;
-  double ticks_per_us;
+  hl::RunOrTime runs;      // timed in the tour and --speed-check, once under --check
+  hipStream_t origin;      // every fork starts and every join ends here; timings are taken here
+  double ticks_per_us;     // of the spin clock
   long long kernel_ticks;  // --kernel-us; 20 us under --check
-  hipStream_t origin;      // where every fork/join starts and ends, and timings are recorded
-  std::optional<hl::TimingPlan> plan;
+  std::string many;        // "8 streams": --streams, as the tables and checks name it
 };
 
-// 1. Every duration in this lesson comes from the spin clock, so check it against events.
-// The upper bound is loose, so tools that slow kernels down (compute-sanitizer) still pass;
-// it catches a clock rate that is wrong by a large factor.
-void check_the_ruler(const Context& c) {
-  const ms::SpinReading r = ms::time_a_spin(2000.0, c.ticks_per_us, c.origin);
-  c.report.check(
-      "a 2 ms spin kernel takes 1.6 .. 100 ms by the event clock",
-      r.event_ms >= 1.6 && r.event_ms <= 100.0 && r.ticks >= std::llround(2000.0 * c.ticks_per_us),
-      hl::format("{:.3} ms, {} ticks at {:.3} ticks/us", r.event_ms, r.ticks, c.ticks_per_us));
+// Runs `work` over `count` new worker streams on a poisoned output; checks every slot.
+std::optional<double> run_on_streams(ms::StampWork& work, std::int64_t count, const Run& r,
+                                     hl::StepResult& step, hl::TracedRun* trace = nullptr) {
+  const hl::RunOrTime runs = trace ? hl::RunOrTime(std::nullopt) : r.runs;  // traces: untimed
+  ms::WorkerStreams workers(count);
+  if (trace) {  // a 5 ms gate holds the workers until every launch is enqueued
+    hipLaunchKernelGGL(hl::spin_kernel<>, dim3(1), dim3(64), 0, r.origin, 5000.0, r.ticks_per_us,
+                       nullptr, hl::BlockTrace{});
+    HIP_CHECK(hipGetLastError());
+  }
+  //! [poison_on_origin]
+  // 0xFF in every byte, so a slot no kernel stamped fails; on the origin: the workers follow.
+  HIP_CHECK(hipMemsetAsync(work.out.data(), 0xFF, work.out.bytes(), r.origin));
+  //! [poison_on_origin]
+  const std::optional<double> ms =
+      runs.on_stream(r.origin, [&] { ms::enqueue_round_robin(work, workers, r.origin, trace); });
+  step.check_match(hl::format("{} kernels of {} block(s) on {} stream(s){}", work.kernels,
+                              work.blocks, count, trace ? ", traced" : ""),
+                   hl::first_mismatch(work.expected, work.out.download()), work.expected.size());
+  return ms;
 }
 
-// 2. One-block kernels use a sliver of the GPU; spread round-robin over independent streams,
-// several run at once. Returns the medians on 1 and on --streams streams.
-std::pair<double, double> spread_small_kernels(const Context& c, const Settings& s,
-                                               const hl::SpeedCheck& check) {
-  ms::SmallKernels work(s.count(s.kernels), s.count(s.kernel_blocks), ms::kSmallThreads,
-                        c.kernel_ticks, c.options.seed);
+// 1. One-block kernels leave most of the GPU idle: on several streams, several run at once.
+hl::StepResult spread_over_streams(const Run& r, const Settings& s, const hl::Device& device,
+                                   const hl::SpeedCheck& one_block_check,
+                                   const hl::SpeedCheck& filling_check) {
+  hl::StepResult step("1. One-block kernels on 1 to 32 streams, and kernels that fill the GPU");
+  const unsigned int blocks = ms::blocks_filling_the_gpu(device.compute_units());
+  ms::StampWork small(s.kernels, s.kernel_blocks, ms::kOneBlockThreads, r.kernel_ticks,
+                      r.options.seed);
+  ms::StampWork filling(hl::per_mode<unsigned int>(r.options, s.kernels, {4}).front(), blocks,
+                        ms::kFillingThreads, r.kernel_ticks, r.options.seed + 1);
   hl::ResultTable table(
       "small_kernels",
-      hl::format("{} kernels of {} block(s) x {} threads, {} us each, round-robin over the streams",
-                 s.kernels, s.kernel_blocks, ms::kSmallThreads, s.kernel_us),
-      {{"streams"}, {"median", "ms", 3}, {"ideal", "ms", 3}, {"speedup vs 1 stream"}});
-  double one = 0.0, many = 0.0;
-  for (const unsigned int count : std::set<unsigned int>{1, 2, 4, 8, 16, 32, s.count(s.streams)}) {
-    const double t = work.run(c.report, count, c.origin, c.plan,
-                              hl::format("{} small kernels on {} stream(s)", s.kernels, count));
+      hl::format("{} us kernels of {} block(s), or GPU-filling of {}, round-robin over streams",
+                 s.kernel_us, s.kernel_blocks, blocks),
+      {{"kernels"}, {"streams"}, {"median", "ms", 3}, {"ideal", "ms", 3}, {"speedup vs 1 stream"}});
+  std::optional<double> one, small_speedup, full_one, full_speedup;
+  for (const std::int64_t count : std::set<std::int64_t>{1, 2, 4, 8, 16, 32, s.streams}) {
+    const std::optional<double> t = run_on_streams(small, count, r, step);
     if (count == 1) one = t;
-    if (count == s.streams) many = t;
-    const auto waves = (s.kernels + count - 1) / count;  // ideal: `count` kernels at a time
-    if (!c.plan) continue;
-    table.row({count, t, waves * s.kernel_us / 1000.0, one / t});
-    c.report.measurement(hl::format("small_kernels_ms.streams_{}", count), t);
+    const std::optional<double> speedup = hl::ratio(one, t);
+    if (count == s.streams) small_speedup = speedup;
+    const std::int64_t waves = (s.kernels + count - 1) / count;  // ideal: `count` at a time
+    table.row({"one-block", count, t, waves * s.kernel_us / 1000.0, speedup});
+    step.measurement(hl::format("small_kernels_ms.streams_{}", count), t);
   }
-  ms::show_small_kernels(c.report, s.count(s.streams), c.kernel_ticks, c.ticks_per_us, c.origin,
-                         c.options.seed + 9);
-  if (!c.plan) return {one, many};
-  c.report.table(table);
-  c.report.measurement("small_kernels_speedup", one / many);
-  c.report.speed(check, one / many);
-  return {one, many};
+  for (const std::int64_t count : std::set<std::int64_t>{1, s.streams}) {
+    const std::optional<double> t = run_on_streams(filling, count, r, step);
+    if (count == 1) full_one = t;
+    full_speedup = hl::ratio(full_one, t);  // no room left: about 1 on any stream count
+    table.row({"GPU-filling", count, t, std::nullopt, full_speedup});
+  }
+  hipEvent_t start = nullptr, stop = nullptr;
+  HIP_CHECK(hipEventCreate(&start));
+  HIP_CHECK(hipEventCreate(&stop));
+  HIP_CHECK(hipEventRecord(start, r.origin));
+  hipLaunchKernelGGL(ms::spin_then_stamp, dim3(1), dim3(ms::kOneBlockThreads), 0, r.origin,
+                     std::llround(2000 * r.ticks_per_us), small.in.data(), small.out.data(), 0u,
+                     hl::BlockTrace{});
+  HIP_CHECK(hipGetLastError());
+  HIP_CHECK(hipEventRecord(stop, r.origin));
+  HIP_CHECK(hipEventSynchronize(stop));
+  float ruler = 0.0f;  // every duration here relies on the spin clock: check it by events
+  HIP_CHECK(hipEventElapsedTime(&ruler, start, stop));
+  HIP_CHECK(hipEventDestroy(start));
+  HIP_CHECK(hipEventDestroy(stop));
+  step.facts(device.facts())
+      .fact("spin_ticks_per_us", r.ticks_per_us)
+      .check("a 2 ms spin kernel takes 1.6 .. 100 ms by the event clock",
+             ruler >= 1.6f && ruler <= 100.0f,
+             hl::format("{:.3} ms at {:.3} ticks/us", ruler, r.ticks_per_us))
+      .table(table)
+      .measurement("small_kernels_speedup", small_speedup)
+      .speed(one_block_check, small_speedup)
+      .measurement("full_kernels_speedup", full_speedup)
+      .speed(filling_check, full_speedup);
+  if (small_speedup && full_speedup) {
+    step.summary(hl::format("{}: {:.1}x for one-block kernels, {:.2}x for GPU-filling ones", r.many,
+                            *small_speedup, *full_speedup));
+  }
+  return step;
 }
 
-// 3. Kernels of as many blocks as fit on the whole GPU at once: a kernel from another stream
-// finds no idle CU/SM, so its blocks start only as the first kernel's blocks finish.
-// Returns the speedup of --streams streams over one (0 under --check).
-double fill_the_gpu(const Context& c, const Settings& s, std::pair<double, double> small,
-                    const hl::SpeedCheck& check) {
-  const unsigned int blocks = ms::blocks_filling_the_gpu(c.device.compute_units());
-  const unsigned int kernels = c.plan ? s.count(s.kernels) : 4;  // --check: these are large
-  ms::SmallKernels full(kernels, blocks, ms::kFullThreads, c.kernel_ticks, c.options.seed + 1);
-  const std::string what = hl::format("{} GPU-filling kernels of {} blocks", kernels, blocks);
-  const double one = full.run(c.report, 1, c.origin, c.plan, what + ", 1 stream");
-  const double many = full.run(c.report, s.count(s.streams), c.origin, c.plan,
-                               hl::format("{}, {} streams", what, s.streams));
-  if (!c.plan) return 0.0;
-  const std::string streams = hl::format("{} streams", s.streams);
-  hl::ResultTable table("small_vs_full",
-                        hl::format("Streams help only while the GPU has room: {} kernels of {} us",
-                                   kernels, s.kernel_us),
-                        {{"kernels"}, {"1 stream", "ms", 3}, {streams, "ms", 3}, {"speedup"}});
-  table.row({hl::format("{} block(s) each", s.kernel_blocks), small.first, small.second,
-             small.first / small.second});
-  table.row({hl::format("{} blocks each (fills the GPU)", blocks), one, many, one / many});
-  c.report.table(table);
-  c.report.measurement("full_kernels_speedup", one / many);
-  c.report.speed(check, one / many);
-  return one / many;
+// 2. 16 of step 1's kernels block by block on 1 and on --streams streams: 1 stream never runs
+// two at once, k streams run min(k, hardware queues, kernels) at once (the README says why).
+hl::StepResult trace_the_schedule(const Run& r, const Settings& s, hl::TraceFile& traces) {
+  const unsigned int kernels = 16;
+  hl::StepResult step("2. The same kernels traced block by block: 1 stream against " + r.many);
+  ms::StampWork work(kernels, 1, ms::kOneBlockThreads, r.kernel_ticks, r.options.seed + 9);
+  std::vector<hl::Schedule> runs;
+  for (const std::int64_t count : {std::int64_t{1}, s.streams}) {
+    hl::TracedRun trace(traces, count == 1 ? "1 stream" : r.many, kernels);
+    run_on_streams(work, count, r, step, &trace);
+    runs.push_back(trace.finish());
+  }
+  const double span = std::max(runs[0].span_us(), runs[1].span_us());  // one axis for both
+  const std::string titles[] = {"On 1 stream: one at a time, a staircase",
+                                "On " + r.many + ": side by side in the same columns"};
+  for (int i = 0; i < 2; ++i) {
+    step.figure(hl::timeline(titles[i], hl::rows_by_launch(runs[i]), span));
+  }
+  const auto crowd = runs[0].first_overlap_above(1);  // a failure names the first two
+  step.check(
+      "1 stream: no two kernels overlap (peak concurrent launches == 1)", !crowd,
+      crowd ? "ran at once: " + hl::describe(*crowd)
+            : hl::format("{} kernels one after another in {:.1} us", kernels, runs[0].span_us()));
+  const int queues = hl::hardware_queue_count();
+  const int need = static_cast<int>(std::min<std::int64_t>({s.streams, queues, kernels}));
+  const int peak = runs[1].peak_concurrent_launches();
+  return step.schedule_check(
+      hl::format("{}: at least min(streams, {} {}, kernels) = {} kernels run at once", r.many,
+                 hl::hardware_queue_variable().name, queues, need),
+      peak >= need,
+      hl::format("{} at once at the peak, on {} {}s; all done in {:.1} us", peak,
+                 runs[1].units().size(), hl::kComputeUnitName, runs[1].span_us()));
 }
 
-// 4. Copy in, compute, copy out: in one piece on one stream, then cut into chunks that
-// several streams pipeline, so one chunk's copies overlap another chunk's kernel. Returns the
-// speedup of the pipeline over one piece (0 under --check).
-double overlap_copies_and_compute(const Context& c, const Settings& s,
-                                  const hl::SpeedCheck& check) {
-  std::unique_ptr<ms::Pipeline> p;
-  unsigned int rounds = 16;  // --check: any cost will do
-  std::vector<double> t;
-  for (const ms::PipelineCase& how : ms::pipeline_cases(
-           c.plan.has_value(), c.options.size, s.count(s.chunks), s.count(s.pipeline_streams))) {
-    if (!p || p->n != how.n) {
-      p.reset();  // free the previous size first
-      p = std::make_unique<ms::Pipeline>(how.n, c.options.seed + 2 + how.n);
-      if (c.plan) {
-        rounds = s.rounds > 0 ? s.count(s.rounds)
-                              : ms::rounds_matching_the_copy(p->arrays(false), c.origin);
-      }
-      p->prepare_reference(rounds);
+struct Chunking {  // one way to cut the pipeline; `key` names its time in the JSON
+  const char* key;
+  std::size_t chunks, streams;
+  bool pageable;
+};
+
+// Runs the pipeline cut as `how` says from poisoned arrays (the device input too: a chunk never
+// copied in is caught) and compares every element. Returns the median ms, if timed.
+std::optional<double> run_pipeline(ms::PipelineData& p, const Chunking& how, unsigned int rounds,
+                                   hipStream_t origin, const hl::RunOrTime& runs,
+                                   hl::StepResult& step, const hipEvent_t* marks = nullptr) {
+  const ms::PipelineArrays a = p.arrays(how.pageable);
+  HIP_CHECK(hipMemsetAsync(a.device_in, 0xFF, p.n * sizeof(std::uint32_t), origin));
+  HIP_CHECK(hipMemsetAsync(a.device_out, 0xFF, p.n * sizeof(std::uint32_t), origin));
+  std::fill(a.host_out, a.host_out + p.n, 0xFFFFFFFFu);
+  ms::WorkerStreams workers(how.streams);
+  const std::optional<double> ms = runs.on_stream(origin, [&] {
+    workers.fork_join(origin,
+                      [&] { ms::enqueue_pipeline(a, how.chunks, rounds, workers.streams, marks); });
+  });
+  const std::size_t chunk = (p.n + how.chunks - 1) / how.chunks;
+  step.check_match(
+      hl::format("pipeline, N = {}: --chunks {} gives {} of {} (last {}) over {} stream(s), {}{}",
+                 p.n, how.chunks, (p.n + chunk - 1) / chunk, chunk, p.n - (p.n - 1) / chunk * chunk,
+                 how.streams, how.pageable ? "pageable" : "pinned", marks ? ", with events" : ""),
+      hl::first_mismatch(p.expected.data(), a.host_out, p.n), p.n);
+  return ms;
+}
+
+// The pipelined run again with events around every stage of every chunk, drawn per stream and
+// stage (first four streams): a bar runs from when its stream reached the stage to its end.
+void draw_the_pipeline(ms::PipelineData& p, const Chunking& how, unsigned int rounds,
+                       hipStream_t origin, hl::StepResult& step) {
+  const std::size_t chunk = (p.n + how.chunks - 1) / how.chunks, used = (p.n + chunk - 1) / chunk;
+  const std::size_t shown = std::min<std::size_t>({how.streams, used, 4});  // each has a chunk
+  std::vector<hipEvent_t> marks(1 + 4 * used);  // [0]: the zero of the timeline
+  for (hipEvent_t& mark : marks) HIP_CHECK(hipEventCreate(&mark));
+  HIP_CHECK(hipEventRecord(marks[0], origin));
+  run_pipeline(p, how, rounds, origin, hl::RunOrTime(std::nullopt), step, marks.data() + 1);
+  const char* stages[] = {" copy in", " kernel", " copy out"};
+  std::vector<hl::TimelineRow> rows(3 * shown);
+  double span = 0.0;
+  for (std::size_t c = 0; c < used; ++c) {
+    for (std::size_t stage = 0; stage < 3 && c % how.streams < shown; ++stage) {
+      float from = 0.0f, to = 0.0f;
+      HIP_CHECK(hipEventElapsedTime(&from, marks[0], marks[1 + 4 * c + stage]));
+      HIP_CHECK(hipEventElapsedTime(&to, marks[0], marks[2 + 4 * c + stage]));
+      hl::TimelineRow& row = rows[3 * (c % how.streams) + stage];
+      row.label = hl::format("s{}{}", c % how.streams, stages[stage]);
+      row.busy.push_back({1000.0 * from, 1000.0 * to});
+      span = std::max(span, 1000.0 * to);
     }
-    t.push_back(p->run(c.report, how, rounds, c.origin, c.plan));
   }
-  ms::show_pipeline(c.report, *p, s.count(s.chunks), s.count(s.pipeline_streams), rounds, c.origin);
-  if (!c.plan) return 0.0;
-  c.report.fact("pipeline_rounds", rounds);
-  ms::report_pipeline(c.report, t, rounds, p->n, s.chunks, s.pipeline_streams);
-  ms::report_stages(c.report, ms::time_stages(p->arrays(false), rounds, c.origin, *c.plan));
-  c.report.measurement("pipeline_speedup", t[0] / t[2]);
-  c.report.speed(check, t[0] / t[2]);
-  return t[0] / t[2];
+  for (const hipEvent_t mark : marks) HIP_CHECK(hipEventDestroy(mark));
+  step.figure(hl::timeline(hl::format("Pipeline by events, {} chunks over {} streams: one "
+                                      "chunk's copies run while another computes",
+                                      used, how.streams),
+                           rows, span));
 }
 
-// 5. The same producer and consumer with the event (checked) and without it (counted).
-void order_with_an_event(const Context& c) {
-  const std::size_t n = std::size_t{1} << 16;
-  const std::size_t waited = ms::producer_consumer(n, c.ticks_per_us, true, c.options.seed + 3);
-  c.report.check("consumer on stream B waits for the producer on stream A (hipStreamWaitEvent)",
-                 waited == 0, hl::format("{} wrong elements", waited));
-  const std::size_t raced = ms::producer_consumer(n, c.ticks_per_us, false, c.options.seed + 3);
-  c.report.note(hl::format(
-      "without the wait (a race, on purpose): {} of {} elements were read too early", raced, n));
+// 3. Copy in, compute, copy out: in one piece, then in chunks pipelined over streams.
+hl::StepResult overlap_copies_and_compute(std::size_t n, const Run& r, const Settings& s,
+                                          const hl::SpeedCheck& check) {
+  hl::StepResult step("3. Copy/compute overlap");
+  ms::PipelineData p(n, r.options.seed + 2 + n);
+  const unsigned int rounds = s.rounds > 0 ? static_cast<unsigned int>(s.rounds)
+                              : r.runs.timed()
+                                  ? ms::rounds_matching_the_copy(p.arrays(false), r.origin)
+                                  : 16;  // --check needs no balance, only some work
+  std::transform(p.input.begin(), p.input.end(), p.expected.begin(), ms::LcgJump(rounds));
+  const std::size_t c = s.chunks, k = s.pipeline_streams;
+  const Chunking variants[] = {{"sequential", 1, 1, false},
+                               {"chunked_one_stream", c, 1, false},
+                               {"pipelined", c, k, false},
+                               {"pageable", c, k, true}};
+  hl::ResultTable table(
+      "pipeline",
+      hl::format("Copy in, compute ({} rounds), copy out of {:bytes} each way", rounds, n * 4.0),
+      {{"chunks"}, {"streams"}, {"host memory"}, {"median", "ms", 3}, {"x sequential"}});
+  std::optional<double> t[4], speedup[4];
+  for (int i = 0; i < 4; ++i) {
+    const Chunking& v = variants[i];
+    t[i] = run_pipeline(p, v, rounds, r.origin, r.runs, step);
+    speedup[i] = hl::ratio(t[0], t[i]);
+    table.row({v.chunks, v.streams, v.pageable ? "pageable" : "pinned", t[i], speedup[i]});
+    step.measurement(std::string("pipeline_ms.") + v.key, t[i]);
+  }
+  draw_the_pipeline(p, variants[2], rounds, r.origin, step);
+  return step.fact("pipeline_rounds", rounds)
+      .table(table)
+      .measurement("pipeline_speedup", speedup[2])
+      .speed(check, speedup[2]);
 }
 
-// 6. A low-priority stream holds a backlog of 20 waves of 50 us blocks; how soon does a
-// short kernel on a stream of the same, and of the highest, priority start?
-void compare_priorities(const Context& c) {
+// 4. A producer on stream A, a consumer of its output on stream B: once with B told to wait
+// (checked), once without (a race on purpose: the elements read too early are counted).
+hl::StepResult order_with_an_event(const Run& r) {
+  ms::StampWork producer(1, 256, ms::kOneBlockThreads, std::llround(500 * r.ticks_per_us),
+                         r.options.seed + 3);  // 256 one-block stamps, each after 0.5 ms
+  hl::DeviceBuffer<std::uint32_t> consumed(256);
+  std::vector<std::uint32_t> expected = producer.expected;
+  for (std::uint32_t& word : expected) word = ms::stamp(word, 0);
   int least = 0, greatest = 0;
   HIP_CHECK(hipDeviceGetStreamPriorityRange(&least, &greatest));
-  c.report.note(hl::format("\nstream priorities: least {}, greatest {} (lower is higher priority)",
-                           least, greatest));
-  c.report.fact("priority_least", least);
-  c.report.fact("priority_greatest", greatest);
-  if (least == greatest) {
-    return c.report.note("  a single priority level here: nothing to compare");
+  hl::StepResult step("4. Ordering across streams with an event");
+  step.fact("priority_least", least).fact("priority_greatest", greatest);
+  for (const bool wait : {true, false}) {
+    //! [wait_event]
+    // B gets the greatest priority and A the least: a priority only decides which ready work
+    // the GPU takes first, so with the wait B still runs after A.
+    hipStream_t a = nullptr, b = nullptr;
+    hipEvent_t produced = nullptr;
+    HIP_CHECK(hipStreamCreateWithPriority(&a, hipStreamNonBlocking, least));
+    HIP_CHECK(hipStreamCreateWithPriority(&b, hipStreamNonBlocking, greatest));
+    HIP_CHECK(hipEventCreateWithFlags(&produced, hipEventDisableTiming));
+    // Poisoned, and done before B starts: a consumer that does not wait reads the poison.
+    HIP_CHECK(hipMemsetAsync(producer.out.data(), 0xFF, producer.out.bytes(), a));
+    HIP_CHECK(hipMemsetAsync(consumed.data(), 0xFF, consumed.bytes(), a));
+    HIP_CHECK(hipStreamSynchronize(a));
+    hipLaunchKernelGGL(ms::spin_then_stamp, dim3(256), dim3(64), 0, a, producer.ticks,
+                       producer.in.data(), producer.out.data(), 0, hl::BlockTrace{});
+    HIP_CHECK(hipGetLastError());
+    HIP_CHECK(hipEventRecord(produced, a));
+    if (wait) HIP_CHECK(hipStreamWaitEvent(b, produced, 0));  // the host does not block
+    hipLaunchKernelGGL(ms::spin_then_stamp, dim3(256), dim3(64), 0, b, 0LL, producer.out.data(),
+                       consumed.data(), 0, hl::BlockTrace{});
+    HIP_CHECK(hipGetLastError());
+    HIP_CHECK(hipStreamSynchronize(b));
+    HIP_CHECK(hipStreamSynchronize(a));
+    HIP_CHECK(hipEventDestroy(produced));
+    HIP_CHECK(hipStreamDestroy(a));
+    HIP_CHECK(hipStreamDestroy(b));
+    //! [wait_event]
+    const auto wrong = hl::first_mismatch(expected, consumed.download());
+    if (wait) {
+      step.check_match("consumer on stream B waits for the producer on stream A", wrong, 256);
+    } else {
+      step.note(hl::format("without the wait (a race, on purpose): {} of 256 read too early",
+                           wrong ? wrong->mismatches : 0));
+    }
   }
-  const unsigned int waves = 20;
-  const double block_us = 50.0;
-  hl::GpuStream backlog(hipStreamNonBlocking, least);
-  hl::ResultTable table(
-      "priorities",
-      hl::format("A 10 us kernel launched behind {} waves of {} us blocks on a low-priority stream",
-                 waves, block_us),
-      {{"urgent kernel's stream priority"}, {"median latency", "ms", 3}, {"backlog", "ms", 3}});
-  for (const int priority : {least, greatest}) {
-    hl::GpuStream urgent(hipStreamNonBlocking, priority);
-    const ms::UrgentLatency t = ms::urgent_behind_backlog(
-        backlog, urgent, ms::blocks_filling_the_gpu(c.device.compute_units()) * waves, block_us,
-        c.ticks_per_us);
-    table.row(
-        {hl::format("{} ({})", priority, priority == least ? "same as the backlog" : "highest"),
-         t.latency, t.backlog});
-    c.report.measurement(hl::format("urgent_latency_ms.priority_{}", priority), t.latency);
-  }
-  c.report.table(table);
-}
-
-// 7. The legacy default stream (stream 0) synchronizes implicitly with blocking streams only.
-void compare_default_stream(const Context& c) {
-  hl::ResultTable table(
-      "legacy_default_stream",
-      "1 ms kernel on A, tiny kernel on the legacy default stream, 1 ms kernel on B",
-      {{"streams A and B created with"}, {"median", "ms (host clock)", 3}});
-  for (const bool blocking : {true, false}) {
-    const double t = ms::a_zero_b_ms(blocking, c.ticks_per_us);
-    table.row({blocking ? "hipStreamDefault (blocking)" : "hipStreamNonBlocking", t});
-    c.report.measurement(
-        hl::format("legacy_default_stream_ms.{}", blocking ? "blocking" : "non_blocking"), t);
-  }
-  c.report.table(table);
-}
-
-// 8. The first thing to try when you suspect a scheduling bug: serialize, and see whether the
-// result changes. The switch makes every kernel launch wait until the kernel has finished, so
-// no two kernels overlap, whatever their streams. The runtime reads it once, at start-up, so
-// step 2's spread runs again in a child process of this program: with the switch and, for a
-// fair comparison, without it. --check runs the children untimed: they only check results.
-void serialize_and_compare(const Context& c, const Settings& s, double one_stream_ms) {
-  std::istringstream words(hl::format(
-      "--spread-child --streams {} --kernels {} --kernel-us {} --kernel-blocks {} --device {} "
-      "--seed {} --repeat {}",
-      s.streams, s.kernels, s.kernel_us, s.kernel_blocks, c.options.device, c.options.seed,
-      c.options.repeat));
-  std::vector<std::string> args{std::istream_iterator<std::string>(words), {}};
-  if (!c.plan) args.push_back("--check");
-  hl::ResultTable table("serialization",
-                        hl::format("{} kernels of {} us on {} streams, in child processes",
-                                   s.kernels, s.kernel_us, s.streams),
-                        {{"run"}, {"median", "ms", 3}});
-  for (const hl::EnvSetting& setting :
-       {hl::EnvSetting{ms::kSerializeSwitch, std::nullopt},
-        hl::EnvSetting{ms::kSerializeSwitch, ms::kSerializeValue}}) {
-    const hl::ChildRun child = hl::run_self(args, {setting}, 120.0);
-    c.report.check(hl::format("{} kernels on {} streams correct with {} (child process)", s.kernels,
-                              s.streams, setting.describe()),
-                   child.succeeded(),
-                   child.succeeded() ? "" : child.outcome.status() + ": " + child.tail());
-    if (!c.plan) continue;
-    table.row({setting.describe(), child.number("streams_ms")});
-    c.report.measurement(hl::format("serialization_ms.{}", setting.value ? "serialized" : "unset"),
-                         child.number("streams_ms"));
-  }
-  if (!c.plan) return;
-  table.row({"1 stream (step 2, this process)", one_stream_ms});
-  table.row({"serial ideal: kernels x --kernel-us", s.kernels * s.kernel_us / 1000.0});
-  c.report.table(table);
-}
-
-// The child of step 8: step 2's kernels on --streams streams, then one "@result" line.
-void spread_in_child(const Context& c, const Settings& s) {
-  ms::SmallKernels work(s.count(s.kernels), s.count(s.kernel_blocks), ms::kSmallThreads,
-                        c.kernel_ticks, c.options.seed);
-  const double t = work.run(c.report, s.count(s.streams), c.origin, c.plan, "kernels correct");
-  c.report.line(hl::format("{}correct={} streams_ms={}", hl::kResultPrefix,
-                           c.report.failures() == 0 ? 1 : 0, t));
-}
-
-// 9. Streams are cheap software objects; the hardware runs a few queues.
-void explain_hardware_queues(const Context& c, const Settings& s) {
-  const hl::HardwareQueueVariable queues = hl::hardware_queue_variable();
-  const char* value = std::getenv(queues.name);
-  const std::string shown = value ? value : hl::format("unset (default {})", queues.default_count);
-  hl::ResultTable table(
-      "hardware_queues", "How streams reach the GPU",
-      {{"platform"}, {"variable"}, {"value here"}, {"what more streams than queues do"}});
-  table.row({hl::platform_name(hl::build_platform()), queues.name, shown, ms::kQueueSharing});
-  c.report.table(table);
-  c.report.fact("queue_setting", shown);
-  c.report.note(hl::format("Step 2 used up to {} streams; past the queue count they share queues.",
-                           std::max<std::int64_t>(32, s.streams)));
+  return step;
 }
 
 }  // namespace
@@ -288,63 +306,45 @@ int main(int argc, char** argv) {
   hl::LessonCli cli("lesson03_multi_stream",
                     "Lesson 03: when streams make the GPU do more at once, and when they cannot",
                     std::int64_t{1} << 25);
-  const hl::SpeedCheck& stream_speedup =
+  const hl::SpeedCheck& one_block_speedup =
       cli.add_speed_check(hl::at_least("1-stream / --streams-stream time, one-block kernels",
                                        "--min-stream-speedup", HIP_LESSONS_03_MIN_STREAM_SPEEDUP));
-  const hl::SpeedCheck& full_speedup =
+  const hl::SpeedCheck& filling_speedup =
       cli.add_speed_check(hl::at_most("1-stream / --streams-stream time, GPU-filling kernels",
                                       "--max-full-speedup", HIP_LESSONS_03_MAX_FULL_SPEEDUP));
   const hl::SpeedCheck& pipeline_speedup = cli.add_speed_check(
       hl::at_least("sequential / pipelined copy-compute-copy time", "--min-pipeline-speedup",
                    HIP_LESSONS_03_MIN_PIPELINE_SPEEDUP));
-  cli.add_count("--streams", s.streams, "Streams of the runs compared with 1 stream", 1, 1024);
-  cli.add_count("--kernels", s.kernels, "Small kernels per run", 1, 4096);
-  cli.add_count("--kernel-us", s.kernel_us, "Microseconds each small kernel runs", 1, 100000);
-  cli.add_count("--kernel-blocks", s.kernel_blocks, "Blocks per small kernel", 1, 1024);
-  cli.add_count("--chunks", s.chunks,
-                "Pipeline chunks of ceil(--size / chunks) elements; the last may be shorter", 1,
-                1024);
+  cli.add_count("--streams", s.streams, "Streams compared with 1 stream", 1, 1024);
+  cli.add_count("--kernels", s.kernels, "One-block kernels per run", 1, 4096);
+  cli.add_count("--kernel-us", s.kernel_us, "Microseconds each kernel runs", 1, 100000);
+  cli.add_count("--kernel-blocks", s.kernel_blocks, "Blocks per one-block kernel", 1, 1024);
+  cli.add_count("--chunks", s.chunks, "Pipeline chunks of ceil(--size / chunks) words", 1, 1024);
   cli.add_count("--pipeline-streams", s.pipeline_streams, "Streams of the pipeline", 1, 1024);
-  cli.add_count("--rounds", s.rounds,
-                "Pipeline kernel rounds per element; 0 = as long as the input copy", 0, 1 << 20);
+  cli.add_count("--rounds", s.rounds, "Pipeline kernel rounds; 0: as long as a copy", 0, 1 << 20);
   cli.add_trace_output();
-  cli.add_flag("--spread-child", s.spread_child,
-               "Only time step 2's kernels on --streams streams, print an @result line (step 8)");
 
-  return hl::run_lesson(cli, argc, argv, [&](hl::Report& report) {
-    const hl::CommonOptions& options = cli.options();
+  return hl::run_lesson(cli, argc, argv, [&](hl::Lesson& lesson) {
+    const hl::CommonOptions& options = lesson.options;
     const hl::Device device = hl::open_device(options.device);
+    hl::require_device_memory(2 * static_cast<std::size_t>(options.size) * sizeof(std::uint32_t),
+                              hl::format("--size {}", options.size));
+    hipStream_t origin = nullptr;
+    HIP_CHECK(hipStreamCreateWithFlags(&origin, hipStreamNonBlocking));
     const double ticks_per_us = hl::spin_ticks_per_microsecond();  // needs the device open
-    report.facts(device.facts());
-    report.fact("spin_ticks_per_us", ticks_per_us);
-    report.note(hl::format("{}: {} {}s; spin clock {:.3} ticks/us", device.name(),
-                           device.compute_units(), hl::kComputeUnitName, ticks_per_us));
-    if (options.timed() && !s.spread_child) {
-      hl::require_device_memory(2 * static_cast<std::size_t>(options.size) * sizeof(std::uint32_t),
-                                hl::format("--size {}", options.size));
-    }
-    hl::GpuStream origin;
-    std::optional<hl::TimingPlan> plan;  // none under --check: run once and check, untimed
-    if (options.timed()) plan = hl::TimingPlan{3, options.repeat};
-    const long long ticks = std::llround((plan ? s.kernel_us : 20) * ticks_per_us);
-    const Context c{report, options, device, ticks_per_us, ticks, origin, plan};
-    if (s.spread_child) return spread_in_child(c, s);
+    const long long kernel_ticks =
+        std::llround(hl::per_mode<double>(options, s.kernel_us, {20.0}).front() * ticks_per_us);
+    const Run r{options,      hl::RunOrTime(options), origin,
+                ticks_per_us, kernel_ticks,           hl::format("{} streams", s.streams)};
 
-    check_the_ruler(c);                                                       // 1.
-    const auto small = spread_small_kernels(c, s, stream_speedup);            // 2.
-    const double full = fill_the_gpu(c, s, small, full_speedup);              // 3.
-    const double piped = overlap_copies_and_compute(c, s, pipeline_speedup);  // 4.
-    order_with_an_event(c);                                                   // 5.
-    if (c.plan) compare_priorities(c);                                        // 6.
-    if (c.plan) compare_default_stream(c);                                    // 7.
-    serialize_and_compare(c, s, small.first);                                 // 8.
-    explain_hardware_queues(c, s);                                            // 9.
-    if (!c.plan) {
-      return report.summary(report.failures() == 0 ? "every kernel, chunk and child run correct"
-                                                   : "wrong results (see the FAIL lines)");
+    lesson.report.step(spread_over_streams(r, s, device, one_block_speedup, filling_speedup));
+    lesson.report.step(trace_the_schedule(r, s, lesson.traces));
+    // --check: even chunks (2^20), a shorter last (2^20 + 3, 1001), more than elements (5, 1)
+    for (const std::size_t n :
+         hl::per_mode<std::size_t>(options, options.size, {1 << 20, (1 << 20) + 3, 1001, 5, 1})) {
+      lesson.report.step(overlap_copies_and_compute(n, r, s, pipeline_speedup));
     }
-    report.summary(hl::format("{} streams: {:.1}x for one-block kernels, {:.2}x for GPU-filling",
-                              s.streams, small.first / small.second, full) +
-                   hl::format(" ones; pipeline {:.2}x", piped));
+    lesson.report.step(order_with_an_event(r));
+    HIP_CHECK(hipStreamDestroy(origin));
   });
 }
