@@ -79,54 +79,73 @@ class Pairer {
     for (const ProfiledKernel& k : kernels_) longest_ = std::max(longest_, k.end_ns - k.start_ns);
   }
 
-  // Pairs the run's first launch with \p anchor, then each later launch in turn.
-  Pairing from(std::size_t anchor) {
+  // Pairs launch \p a with kernel \p k, then each later launch in issue order, then each
+  // earlier one in reverse.
+  Pairing from(std::size_t a, std::size_t k) {
     ++generation_;
     const std::vector<ClockedLaunch>& launches = run_.launches;
-    const ProfiledKernel& a = kernels_[anchor];
+    const ProfiledKernel& anchor = kernels_[k];
     Pairing p;
     p.kernel_of.assign(launches.size(), std::nullopt);
-    p.base = a.start_ns - launches[0].start_ns;
+    p.base = anchor.start_ns - launches[a].start_ns;
     p.lo = 0;
-    p.hi = static_cast<double>((a.end_ns - launches[0].end_ns) - p.base);
-    if (a.blocks() != launches[0].blocks || p.lo - p.hi > 2 * window_ns_) return Pairing{};
-    take(p, 0, anchor);
-    std::uint32_t issued = a.correlation;
-    const auto window = static_cast<std::int64_t>(std::ceil(2 * window_ns_));
-    for (std::size_t i = 1; i < launches.size(); ++i) {
-      const ClockedLaunch& l = launches[i];
-      // A kernel that can hold launch i at an offset in base + [lo, hi] (widened by the
-      // window) starts no later than l.start + base + hi and ends no earlier than
-      // l.end + base + lo.
-      const std::int64_t latest_start = l.start_ns + p.base + std::llround(p.hi) + window;
-      const std::int64_t earliest_start =
-          l.end_ns + p.base + std::llround(p.lo) - window - longest_;
-      auto it =
-          std::lower_bound(by_start_.begin(), by_start_.end(), earliest_start,
-                           [&](std::size_t k, std::int64_t t) { return kernels_[k].start_ns < t; });
-      std::optional<std::size_t> best;
-      std::tuple<bool, std::uint32_t, std::int64_t> best_key{};
-      for (; it != by_start_.end() && kernels_[*it].start_ns <= latest_start; ++it) {
-        const ProfiledKernel& k = kernels_[*it];
-        if (stamp_[*it] == generation_ || k.blocks() != l.blocks) continue;
-        const auto [lo, hi] = narrowed(p, l, k);
-        if (lo - hi > 2 * window_ns_) continue;
-        // Issue order first: a kernel issued after the last paired one, the earliest such.
-        const auto key = std::make_tuple(k.correlation < issued, k.correlation, k.start_ns);
-        if (!best || key < best_key) {
-          best = *it;
-          best_key = key;
-        }
-      }
+    p.hi = static_cast<double>((anchor.end_ns - launches[a].end_ns) - p.base);
+    if (anchor.blocks() != launches[a].blocks || p.lo - p.hi > 2 * window_ns_) return Pairing{};
+    take(p, a, k);
+    // After the anchor: a kernel issued after the last paired one, the earliest such first.
+    std::uint32_t issued = anchor.correlation;
+    for (std::size_t i = a + 1; i < launches.size(); ++i) {
+      const auto best = best_kernel(p, launches[i], [&](const ProfiledKernel& c) {
+        return std::make_tuple(c.correlation < issued, std::int64_t{c.correlation}, c.start_ns);
+      });
       if (!best) continue;
-      std::tie(p.lo, p.hi) = narrowed(p, l, kernels_[*best]);
+      std::tie(p.lo, p.hi) = narrowed(p, launches[i], kernels_[*best]);
       take(p, i, *best);
       issued = std::max(issued, kernels_[*best].correlation);
+    }
+    // Before it: a kernel issued before the first paired one, the latest such first.
+    issued = anchor.correlation;
+    for (std::size_t i = a; i-- > 0;) {
+      const auto best = best_kernel(p, launches[i], [&](const ProfiledKernel& c) {
+        return std::make_tuple(c.correlation > issued, -std::int64_t{c.correlation}, -c.start_ns);
+      });
+      if (!best) continue;
+      std::tie(p.lo, p.hi) = narrowed(p, launches[i], kernels_[*best]);
+      take(p, i, *best);
+      issued = std::min(issued, kernels_[*best].correlation);
     }
     return p;
   }
 
  private:
+  // The unpaired kernel with launch l's blocks that keeps the fitting offsets within the window
+  // and has the smallest key(kernel), if any.
+  template <class Key>
+  std::optional<std::size_t> best_kernel(const Pairing& p, const ClockedLaunch& l, Key key) {
+    // A kernel that can hold l at an offset in base + [lo, hi] (widened by the window) starts
+    // no later than l.start + base + hi and ends no earlier than l.end + base + lo.
+    const auto window = static_cast<std::int64_t>(std::ceil(2 * window_ns_));
+    const std::int64_t latest_start = l.start_ns + p.base + std::llround(p.hi) + window;
+    const std::int64_t earliest_start = l.end_ns + p.base + std::llround(p.lo) - window - longest_;
+    auto it =
+        std::lower_bound(by_start_.begin(), by_start_.end(), earliest_start,
+                         [&](std::size_t k, std::int64_t t) { return kernels_[k].start_ns < t; });
+    std::optional<std::size_t> best;
+    decltype(key(kernels_[0])) best_key{};
+    for (; it != by_start_.end() && kernels_[*it].start_ns <= latest_start; ++it) {
+      const ProfiledKernel& k = kernels_[*it];
+      if (stamp_[*it] == generation_ || k.blocks() != l.blocks) continue;
+      const auto [lo, hi] = narrowed(p, l, k);
+      if (lo - hi > 2 * window_ns_) continue;
+      const auto k_key = key(k);
+      if (!best || k_key < best_key) {
+        best = *it;
+        best_key = k_key;
+      }
+    }
+    return best;
+  }
+
   // The offsets (relative to p.base) that fit the pairs so far and launch l in kernel k.
   static std::pair<double, double> narrowed(const Pairing& p, const ClockedLaunch& l,
                                             const ProfiledKernel& k) {
@@ -193,12 +212,18 @@ RunAgreement compare_run(const ClockedRun& run, const ProfilerCapture& capture,
       same_host_clock ? run.host_read_ns : std::optional<std::int64_t>();
   Pairer pairer(run, kernels, tolerance.match_window_us * 1000.0);
   Pairing best;
-  for (std::size_t k = 0; k < kernels.size(); ++k) {
-    if (kernels[k].blocks() != run.launches[0].blocks) continue;
-    Pairing candidate = pairer.from(k);
-    if (candidate.paired == 0) continue;
-    if (best.paired == 0 || better(candidate, best, 2 * tolerance.outside_us * 1000.0, host_read)) {
-      best = std::move(candidate);
+  // Anchored on the first launch; when that pairs some launches but not all (the first may be
+  // the one missing), on the second and third too.
+  const std::size_t anchors = std::min<std::size_t>(run.launches.size(), 3);
+  for (std::size_t a = 0; a < anchors && best.paired < run.launches.size(); ++a) {
+    for (std::size_t k = 0; k < kernels.size(); ++k) {
+      if (kernels[k].blocks() != run.launches[a].blocks) continue;
+      Pairing candidate = pairer.from(a, k);
+      if (candidate.paired == 0) continue;
+      if (best.paired == 0 ||
+          better(candidate, best, 2 * tolerance.outside_us * 1000.0, host_read)) {
+        best = std::move(candidate);
+      }
     }
   }
 

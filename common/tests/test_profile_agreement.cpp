@@ -169,6 +169,22 @@ TEST(ProfileAgreementTest, AMissingLaunchFails) {
       << failures(a);
 }
 
+TEST(ProfileAgreementTest, AMissingFirstLaunchLeavesTheOthersPaired) {
+  // Kernels of different lengths, so that only one offset fits (in a run of equal kernels one
+  // apart, a missing first and a missing last kernel look the same).
+  const hl::ClockedRun run = run_of(
+      "1 stream", {{0, 0, 20000}, {0, 21000, 51000}, {0, 52000, 62000}, {0, 63000, 103000}});
+  std::vector<hl::ProfiledKernel> kernels = kernels_of(run, 10);
+  kernels.erase(kernels.begin());
+  const hl::RunAgreement a = hl::compare_run(run, capture_of(kernels));
+  ASSERT_EQ(a.missing.size(), 1u);
+  EXPECT_EQ(a.missing[0].launch, 0);
+  ASSERT_EQ(a.pairs.size(), 3u);
+  EXPECT_EQ(a.pairs[0].kernel.correlation, 11u);
+  EXPECT_EQ(*a.offset_ns, kOffset + 75);
+  EXPECT_EQ(verdicts(a), (std::vector<bool>{false, true, true, false}));
+}
+
 TEST(ProfileAgreementTest, AKernelWithOtherBlocksIsNotTheLaunch) {
   const hl::ClockedRun run = run_of("1 stream", serial());
   std::vector<hl::ProfiledKernel> kernels = kernels_of(run, 10);

@@ -22,13 +22,15 @@
 /// agrees when one d fits every pair. The offset reported is the middle of the range that fits
 /// them all (or, when none does, the offset that leaves the worst launch the least outside).
 ///
-/// Pairing. Launches and kernels are paired greedily from each candidate for the run's first
-/// launch (a kernel with as many blocks), in issue order (the profiler's correlation ids grow
-/// with each launch call), keeping the range of fitting offsets non-empty within the match
-/// window. The candidate that pairs the most launches, then leaves them least outside, wins;
-/// between equally good ones (a run repeated untraced before or after the traced one) the one
-/// that ended closest before the schedule was read (host_read_ns, when the profiler's clock
-/// is steady_clock), else the latest.
+/// Pairing. From each candidate kernel for the run's first launch (one with as many blocks),
+/// the later launches are paired greedily in issue order (the profiler's correlation ids grow
+/// with each launch call), each with a kernel that keeps the range of fitting offsets
+/// non-empty within the match window. The candidate that pairs the most launches, then leaves
+/// them least outside, wins; between equally good ones (a run repeated untraced before or after
+/// the traced one) the one that ended closest to when the schedule was read (host_read_ns, when
+/// the profiler's clock is steady_clock), else the latest. When the first launch pairs with no
+/// kernel, or the best pairing misses some launches, the second and third launches anchor too
+/// (the earlier launches are then paired in reverse issue order).
 #pragma once
 
 #include <cstdint>
