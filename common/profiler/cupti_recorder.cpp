@@ -31,7 +31,7 @@
 #include <mutex>
 #include <string>
 
-#include "hip_lessons/profiled_kernels.hpp"
+#include "profiled_kernels.hpp"
 
 namespace hl = hip_lessons;
 

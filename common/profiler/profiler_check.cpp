@@ -19,9 +19,9 @@
 
 #include "hip_lessons/cli.hpp"
 #include "hip_lessons/errors.hpp"
-#include "hip_lessons/profile_agreement.hpp"
-#include "hip_lessons/profiled_kernels.hpp"
 #include "hip_lessons/report.hpp"
+#include "profile_agreement.hpp"
+#include "profiled_kernels.hpp"
 
 namespace hl = hip_lessons;
 

@@ -9,8 +9,8 @@
 #include <utility>
 
 #include "hip_lessons/format.hpp"
-#include "hip_lessons/profile_agreement.hpp"
-#include "hip_lessons/profiled_kernels.hpp"
+#include "profile_agreement.hpp"
+#include "profiled_kernels.hpp"
 
 namespace hip_lessons {
 

@@ -11,10 +11,10 @@
 #include <sstream>
 
 #include "hip_lessons/errors.hpp"
-#include "hip_lessons/profile_agreement.hpp"
-#include "hip_lessons/profiled_kernels.hpp"
 #include "hip_lessons/report.hpp"
 #include "hip_lessons/schedule.hpp"
+#include "profile_agreement.hpp"
+#include "profiled_kernels.hpp"
 
 namespace hl = hip_lessons;
 
@@ -156,6 +156,32 @@ TEST(ProfileAgreementTest, PairsTheTracedRunNotItsUntracedCopy) {
   EXPECT_EQ(a.pairs[0].kernel.correlation, 1u);
 }
 
+TEST(ProfileAgreementTest, PairsALongRunAmongManyCopiesOfIt) {
+  // 256 short kernels (3 us, 1 us apart) traced once after 15 untraced copies of the same run,
+  // beside a 5 ms kernel of the same grid: a lesson's worth of records (the pairing must stay
+  // fast: ctest's 60 s timeout).
+  std::vector<Launch> launches;
+  for (int i = 0; i < 256; ++i) launches.push_back({0, i * 4000, i * 4000 + 3000});
+  const hl::ClockedRun run = run_of("individual launches", launches);
+  std::vector<hl::ProfiledKernel> kernels;
+  for (int copy = 15; copy >= 1; --copy) {
+    for (const hl::ProfiledKernel& k :
+         kernels_of(run, static_cast<std::uint32_t>(1000 * (16 - copy)), -copy * 2000000)) {
+      kernels.push_back(k);
+    }
+  }
+  hl::ProfiledKernel gate = kernels.front();
+  gate.start_ns -= 5000000;
+  gate.end_ns = gate.start_ns + 5000000;
+  kernels.push_back(gate);
+  for (const hl::ProfiledKernel& k : kernels_of(run, 20000)) kernels.push_back(k);
+  const hl::RunAgreement a = hl::compare_run(run, capture_of(kernels));
+  EXPECT_EQ(failures(a), "");
+  ASSERT_EQ(a.pairs.size(), 256u);
+  EXPECT_EQ(a.pairs.front().kernel.correlation, 20000u);
+  EXPECT_EQ(a.pairs.back().kernel.correlation, 20255u);
+}
+
 TEST(ProfileAgreementTest, AMissingLaunchFails) {
   const hl::ClockedRun run = run_of("1 stream", serial());
   std::vector<hl::ProfiledKernel> kernels = kernels_of(run, 10);
@@ -172,8 +198,8 @@ TEST(ProfileAgreementTest, AMissingLaunchFails) {
 TEST(ProfileAgreementTest, AMissingFirstLaunchLeavesTheOthersPaired) {
   // Kernels of different lengths, so that only one offset fits (in a run of equal kernels one
   // apart, a missing first and a missing last kernel look the same).
-  const hl::ClockedRun run = run_of(
-      "1 stream", {{0, 0, 20000}, {0, 21000, 51000}, {0, 52000, 62000}, {0, 63000, 103000}});
+  const hl::ClockedRun run =
+      run_of("1 stream", {{0, 0, 20000}, {0, 21000, 51000}, {0, 52000, 62000}, {0, 63000, 103000}});
   std::vector<hl::ProfiledKernel> kernels = kernels_of(run, 10);
   kernels.erase(kernels.begin());
   const hl::RunAgreement a = hl::compare_run(run, capture_of(kernels));

@@ -10,7 +10,7 @@
 ///
 /// A schedule remembers where its time 0 lies on the device clock and when the host read its
 /// records, so that a vendor profiler's record of the same kernels can be laid beside it
-/// (profile_agreement.hpp).
+/// (common/profiler/profile_agreement.hpp).
 #pragma once
 
 #include <cstdint>
@@ -113,8 +113,8 @@ struct ProfilerCapture;
 ///
 /// "otherData" keeps what the slices cannot: "hip_lessons_runs", one entry per run
 /// ({"run", "streams_pid", "device_clock_at_ts0_ns" (null when unknown), "host_read_ns"}),
-/// and with a capture "hip_lessons_profiler", the capture itself (profiled_kernels.hpp),
-/// from which read_profiled_trace() compares the two anew.
+/// and with a capture "hip_lessons_profiler", the capture itself
+/// (common/profiler/profiled_kernels.hpp), from which read_profiled_trace() compares the two anew.
 std::string chrome_trace_json(const std::vector<std::pair<std::string, Schedule>>& runs,
                               const ProfilerCapture* profiler);
 /// chrome_trace_json() with the records of the profiler recorder loaded into this process, if

@@ -92,7 +92,8 @@ class TracedRun {
       }
     }
     // The device-clock origin for a vendor profiler's view of the same kernels
-    // (profile_agreement.hpp); long double keeps the nanoseconds of a 1.8e18 reading.
+    // (common/profiler/profile_agreement.hpp); long double keeps the nanoseconds of a 1.8e18
+    // reading.
     Schedule schedule =
         blocks.empty() ? Schedule(std::move(blocks))
                        : Schedule(std::move(blocks),

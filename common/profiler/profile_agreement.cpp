@@ -1,4 +1,4 @@
-#include "hip_lessons/profile_agreement.hpp"
+#include "profile_agreement.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -71,18 +71,29 @@ class Pairer {
  public:
   Pairer(const ClockedRun& run, const std::vector<ProfiledKernel>& kernels, double window_ns)
       : run_(run), kernels_(kernels), window_ns_(window_ns), stamp_(kernels.size(), 0) {
-    by_start_.resize(kernels.size());
-    for (std::size_t k = 0; k < kernels.size(); ++k) by_start_[k] = k;
-    std::sort(by_start_.begin(), by_start_.end(), [&](std::size_t a, std::size_t b) {
-      return kernels_[a].start_ns < kernels_[b].start_ns;
-    });
-    for (const ProfiledKernel& k : kernels_) longest_ = std::max(longest_, k.end_ns - k.start_ns);
+    for (std::size_t k = 0; k < kernels.size(); ++k) {
+      const std::int64_t duration = kernels[k].end_ns - kernels[k].start_ns;
+      int octave = 0;
+      while (octave < 62 && (std::int64_t{1} << (octave + 1)) <= duration) ++octave;
+      Bucket& b = buckets_[kernels[k].blocks()][octave];
+      b.by_start.push_back(k);
+      b.longest = std::max(b.longest, duration);
+    }
+    for (auto& [blocks, octaves] : buckets_) {
+      for (auto& [octave, b] : octaves) {
+        std::sort(b.by_start.begin(), b.by_start.end(), [&](std::size_t x, std::size_t y) {
+          return kernels_[x].start_ns < kernels_[y].start_ns;
+        });
+      }
+    }
   }
 
   // Pairs launch \p a with kernel \p k, then each later launch in issue order, then each
-  // earlier one in reverse.
-  Pairing from(std::size_t a, std::size_t k) {
+  // earlier one in reverse. Gives up (nothing paired) once more than \p max_missing launches
+  // found no kernel: such a pairing cannot beat one that missed fewer.
+  Pairing from(std::size_t a, std::size_t k, std::size_t max_missing) {
     ++generation_;
+    std::size_t missing = 0;
     const std::vector<ClockedLaunch>& launches = run_.launches;
     const ProfiledKernel& anchor = kernels_[k];
     Pairing p;
@@ -98,7 +109,10 @@ class Pairer {
       const auto best = best_kernel(p, launches[i], [&](const ProfiledKernel& c) {
         return std::make_tuple(c.correlation < issued, std::int64_t{c.correlation}, c.start_ns);
       });
-      if (!best) continue;
+      if (!best) {
+        if (++missing > max_missing) return Pairing{};
+        continue;
+      }
       std::tie(p.lo, p.hi) = narrowed(p, launches[i], kernels_[*best]);
       take(p, i, *best);
       issued = std::max(issued, kernels_[*best].correlation);
@@ -109,7 +123,10 @@ class Pairer {
       const auto best = best_kernel(p, launches[i], [&](const ProfiledKernel& c) {
         return std::make_tuple(c.correlation > issued, -std::int64_t{c.correlation}, -c.start_ns);
       });
-      if (!best) continue;
+      if (!best) {
+        if (++missing > max_missing) return Pairing{};
+        continue;
+      }
       std::tie(p.lo, p.hi) = narrowed(p, launches[i], kernels_[*best]);
       take(p, i, *best);
       issued = std::min(issued, kernels_[*best].correlation);
@@ -124,23 +141,29 @@ class Pairer {
   std::optional<std::size_t> best_kernel(const Pairing& p, const ClockedLaunch& l, Key key) {
     // A kernel that can hold l at an offset in base + [lo, hi] (widened by the window) starts
     // no later than l.start + base + hi and ends no earlier than l.end + base + lo.
+    std::optional<std::size_t> best;
+    const auto grid = buckets_.find(l.blocks);
+    if (grid == buckets_.end()) return best;
+    decltype(key(kernels_[0])) best_key{};
     const auto window = static_cast<std::int64_t>(std::ceil(2 * window_ns_));
     const std::int64_t latest_start = l.start_ns + p.base + std::llround(p.hi) + window;
-    const std::int64_t earliest_start = l.end_ns + p.base + std::llround(p.lo) - window - longest_;
-    auto it =
-        std::lower_bound(by_start_.begin(), by_start_.end(), earliest_start,
-                         [&](std::size_t k, std::int64_t t) { return kernels_[k].start_ns < t; });
-    std::optional<std::size_t> best;
-    decltype(key(kernels_[0])) best_key{};
-    for (; it != by_start_.end() && kernels_[*it].start_ns <= latest_start; ++it) {
-      const ProfiledKernel& k = kernels_[*it];
-      if (stamp_[*it] == generation_ || k.blocks() != l.blocks) continue;
-      const auto [lo, hi] = narrowed(p, l, k);
-      if (lo - hi > 2 * window_ns_) continue;
-      const auto k_key = key(k);
-      if (!best || k_key < best_key) {
-        best = *it;
-        best_key = k_key;
+    for (const auto& [octave, bucket] : grid->second) {
+      const std::int64_t earliest_start =
+          l.end_ns + p.base + std::llround(p.lo) - window - bucket.longest;
+      const std::vector<std::size_t>& by_start = bucket.by_start;
+      auto it =
+          std::lower_bound(by_start.begin(), by_start.end(), earliest_start,
+                           [&](std::size_t k, std::int64_t t) { return kernels_[k].start_ns < t; });
+      for (; it != by_start.end() && kernels_[*it].start_ns <= latest_start; ++it) {
+        const ProfiledKernel& k = kernels_[*it];
+        if (stamp_[*it] == generation_) continue;
+        const auto [lo, hi] = narrowed(p, l, k);
+        if (lo - hi > 2 * window_ns_) continue;
+        const auto k_key = key(k);
+        if (!best || k_key < best_key) {
+          best = *it;
+          best_key = k_key;
+        }
       }
     }
     return best;
@@ -160,11 +183,19 @@ class Pairer {
     p.last_end = std::max(p.last_end, kernels_[kernel].end_ns);
   }
 
+  // Kernels of one grid size and of durations within one power of two, by start, and the
+  // longest of them: how far before a moment a kernel that still runs then can have started.
+  // A search scans each bucket back by its own longest duration, so one long kernel does not
+  // make every search scan all short kernels that started within its length.
+  struct Bucket {
+    std::vector<std::size_t> by_start;
+    std::int64_t longest = 0;
+  };
+
   const ClockedRun& run_;
   const std::vector<ProfiledKernel>& kernels_;
   double window_ns_;
-  std::vector<std::size_t> by_start_;
-  std::int64_t longest_ = 0;
+  std::map<std::uint64_t, std::map<int, Bucket>> buckets_;  // blocks -> octave -> kernels
   std::vector<std::uint64_t> stamp_;  // == generation_: paired in the pairing being built
   std::uint64_t generation_ = 0;
 };
@@ -218,7 +249,9 @@ RunAgreement compare_run(const ClockedRun& run, const ProfilerCapture& capture,
   for (std::size_t a = 0; a < anchors && best.paired < run.launches.size(); ++a) {
     for (std::size_t k = 0; k < kernels.size(); ++k) {
       if (kernels[k].blocks() != run.launches[a].blocks) continue;
-      Pairing candidate = pairer.from(a, k);
+      const std::size_t max_missing =
+          best.paired == 0 ? run.launches.size() : run.launches.size() - best.paired;
+      Pairing candidate = pairer.from(a, k, max_missing);
       if (candidate.paired == 0) continue;
       if (best.paired == 0 ||
           better(candidate, best, 2 * tolerance.outside_us * 1000.0, host_read)) {
@@ -300,9 +333,7 @@ std::vector<AgreementCheck> agreement_checks(const RunAgreement& a,
        start != nullptr && outside_us <= tolerance.outside_us,
        start == nullptr
            ? std::string("nothing paired")
-           : format("tightest start: {} #{}, lead {:.3} us; tightest end: {} #{}, lag {:.3} us "
-                    "(lead: first block after the kernel's start; lag: the kernel's end after "
-                    "the last block)",
+           : format("tightest start: {} #{}, lead {:.3} us; tightest end: {} #{}, lag {:.3} us",
                     start->launch.kernel, start->launch.launch, start->lead_ns / 1000.0,
                     end->launch.kernel, end->launch.launch, end->lag_ns / 1000.0)});
 
@@ -434,7 +465,7 @@ int report_profiler_agreement(const std::string& json_text, Report& report,
   for (const ClockedRun* run : comparable) {
     const RunAgreement a = compare_run(*run, capture, tolerance);
     ResultTable pairs("profiler_pairs_" + run->name,
-                      format("\nRun '{}': each traced launch and its {} kernel (lead: first "
+                      format("Run '{}': each traced launch and its {} kernel (lead: first "
                              "block after the kernel's start; lag: kernel's end after the last "
                              "block; negative = outside)",
                              run->name, tool),
@@ -468,13 +499,16 @@ int report_profiler_agreement(const std::string& json_text, Report& report,
     if (a.offset_ns) {
       offsets.emplace_back(run->name, *a.offset_ns);
       report.note(format(
-          "offset {} clock - device clock: {:.3} us; the worst launch lies {:.3} "
-          "us outside its kernel at that offset{}",
-          tool, static_cast<double>(*a.offset_ns) / 1000.0, a.outside_ns / 1000.0,
-          a.host_read_after_ns ? format("; the schedule was read {:.1} us after the last kernel "
-                                        "ended",
-                                        *a.host_read_after_ns / 1000.0)
-                               : std::string()));
+          "offset {} clock - device clock: {:.3} us; {}{}", tool,
+          static_cast<double>(*a.offset_ns) / 1000.0,
+          a.outside_ns > 0 ? format("the worst launch lies {:.3} us outside its kernel at that "
+                                    "offset",
+                                    a.outside_ns / 1000.0)
+                           : std::string("every launch lies inside its kernel at that offset"),
+          a.host_read_after_ns
+              ? format("; the schedule was read {:.1} us after the last kernel ended",
+                       *a.host_read_after_ns / 1000.0)
+              : std::string()));
     }
     if (!a.others.empty()) {
       std::string names;
@@ -494,22 +528,21 @@ int report_profiler_agreement(const std::string& json_text, Report& report,
   if (!unclocked.empty()) {
     report.note("not compared (no device-clock origin: rebuilt from relative times): " + unclocked);
   }
-  if (!offsets.empty()) {
+  if (offsets.size() > 1) {
     std::string drift;
     for (const auto& [name, offset] : offsets) {
       drift += format("{}'{}' {:.3}", drift.empty() ? "" : ", ", name,
                       static_cast<double>(offset - offsets.front().second) / 1000.0);
     }
-    report.note(format("The offset per run, from the first run's (us): {}. {}", drift,
-                       capture.realtime_minus_host_clock_ns
-                           ? format("Device clock minus CLOCK_REALTIME: {:.3} us (from the "
-                                    "first run's offset and the recorder's realtime - {} "
-                                    "reading).",
-                                    static_cast<double>(-(offsets.front().second +
-                                                          *capture.realtime_minus_host_clock_ns)) /
-                                        1000.0,
-                                    capture.host_clock)
-                           : std::string()));
+    report.note("The offset per run, from the first run's (us): " + drift);
+  }
+  if (!offsets.empty() && capture.realtime_minus_host_clock_ns) {
+    report.note(format(
+        "Device clock minus CLOCK_REALTIME: {:.3} us (from the first run's offset and the "
+        "recorder's reading of CLOCK_REALTIME - {})",
+        static_cast<double>(-(offsets.front().second + *capture.realtime_minus_host_clock_ns)) /
+            1000.0,
+        capture.host_clock));
   }
   return report.failures() == 0 ? kExitPass : kExitFail;
 }

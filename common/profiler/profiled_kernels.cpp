@@ -1,4 +1,4 @@
-#include "hip_lessons/profiled_kernels.hpp"
+#include "profiled_kernels.hpp"
 
 #include <dlfcn.h>
 

@@ -34,13 +34,12 @@
 #pragma once
 
 #include <cstdint>
-#include <iosfwd>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "hip_lessons/profiled_kernels.hpp"
 #include "hip_lessons/schedule.hpp"
+#include "profiled_kernels.hpp"
 
 namespace hip_lessons {
 
@@ -55,8 +54,9 @@ struct AgreementTolerance {
   /// size there (about 1.8e18 ns: lesson 03's durations came in 0.25 us steps, 20.25 and 354.0
   /// us) resolves 0.25 us, so each end lies within 0.125 us of its reading; CUPTI's whole
   /// nanoseconds. The worst launch's distance outside is half the spread of the offsets the
-  /// pairs allow, which those errors widen by at most 2 x 0.125 + 2 x 0.032 us: under 0.2 us.
-  /// 0.5 us bounds it with room for CUPTI's interpolation between the clocks.
+  /// pairs allow; those errors widen that spread by at most 2 x 0.125 + 2 x 0.032 = 0.31 us, so
+  /// a launch inside its kernel seems at most 0.16 us outside. 0.5 us bounds that with room for
+  /// CUPTI's interpolation between the clocks.
   double outside_us = 0.5;
   /// Makespans may differ by this much plus makespan_fraction of the traced makespan: the
   /// profiler's makespan adds the launch ramp before the first block and the completion after
