@@ -13,6 +13,8 @@
 #         lessonNN.check      label gpu    : correctness on random inputs
 #         lessonNN.trace_file label gpu    : (TRACE) --check --trace FILE writes the Chrome
 #                                            Trace Event Format (ctest/expect-trace-file.sh)
+#         lessonNN.profiler label profiler : (TRACE, NVIDIA) the block traces agree with the
+#                                            vendor's profiler (hip_lessons_add_profiler_test)
 #         lessonNN.speed      label speed  : the declared speed checks, at their compiled-in
 #                                            thresholds (SPEED_ARGS: sizes, repeats)
 #         lessonNN.bench      label gpu    : a short Google Benchmark smoke run
@@ -123,6 +125,31 @@ function(hip_lessons_add_unit_tests number)
     PROPERTIES LABELS "unit;lesson${number}" TIMEOUT 60 DISCOVERY_TIMEOUT 60)
 endfunction()
 
+#   hip_lessons_add_profiler_test(<lesson> <target> <timeout> [check args...])
+#       lessonNN.profiler (labels profiler, lessonNN; NVIDIA builds): runs the lesson's --check
+#       (with its CHECK_ARGS) and --trace FILE under the CUPTI recorder
+#       (CUDA_INJECTION64_PATH=hip_lessons_cupti_recorder), then hip_lessons_profiler_check
+#       compares every traced run of FILE with the profiler's kernel records: the same
+#       launches, each inside its kernel's interval once the clocks are aligned, the same peak
+#       concurrency, makespans within a tolerance (ctest/expect-profiler-agreement.sh). A skip
+#       without CUPTI, without a GPU, or without a run it can compare. hip_lessons_add_lesson
+#       calls it for every TRACE lesson.
+function(hip_lessons_add_profiler_test lesson target timeout)
+  if(NOT HIP_LESSONS_PLATFORM_RESOLVED STREQUAL "nvidia")
+    return()  # AMD: docs/pages/profilers.md shows the same comparison with rocprofv3
+  endif()
+  set(script ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/expect-profiler-agreement.sh)
+  if(TARGET hip_lessons_cupti_recorder)
+    set(recorder --recorder $<TARGET_FILE:hip_lessons_cupti_recorder>
+                 --checker $<TARGET_FILE:hip_lessons_profiler_check>)
+  else()
+    set(recorder --skip "${HIP_LESSONS_PROFILER_SKIP_REASON}")
+  endif()
+  hip_lessons_add_test(NAME ${lesson}.profiler
+    COMMAND bash ${script} ${recorder} -- $<TARGET_FILE:${target}> ${ARGN}
+    LABELS profiler ${lesson} GPU TIMEOUT ${timeout})
+endfunction()
+
 function(hip_lessons_add_lesson)
   cmake_parse_arguments(PARSE_ARGV 0 ARG "TRACE" "NUMBER;NAME;BENCH;TIMEOUT"
     "SOURCES;CHECK_ARGS;SPEED_ARGS;TOUR_ARGS;TOO_LARGE_ARGS;BAD_INPUT;SANITIZE_ARGS;BENCH_SMOKE_ARGS")
@@ -162,6 +189,7 @@ function(hip_lessons_add_lesson)
       COMMAND bash ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/expect-trace-file.sh -- $<TARGET_FILE:${target}>
               ${ARG_CHECK_ARGS}
       LABELS gpu ${lesson} GPU TIMEOUT ${ARG_TIMEOUT})
+    hip_lessons_add_profiler_test(${lesson} ${target} ${ARG_TIMEOUT} ${ARG_CHECK_ARGS})
   endif()
   get_property(has_thresholds DIRECTORY PROPERTY HIP_LESSONS_THRESHOLDS SET)
   if(ARG_SPEED_ARGS OR has_thresholds)

@@ -1,12 +1,16 @@
 #include "hip_lessons/schedule.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <cmath>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <tuple>
 #include <utility>
 
 #include "hip_lessons/format.hpp"
+#include "profile_agreement.hpp"
+#include "profiled_kernels.hpp"
 
 namespace hip_lessons {
 
@@ -27,16 +31,40 @@ int max_overlap(std::vector<Interval> intervals) {
   return most;
 }
 
-Schedule::Schedule(std::vector<TracedBlock> blocks) : blocks_(std::move(blocks)) {
+namespace {
+
+std::int64_t steady_clock_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+// Shifts \p blocks so that the earliest start is 0 and sorts them; returns the shift (us).
+double shift_to_first_start(std::vector<TracedBlock>& blocks) {
+  if (blocks.empty()) return 0.0;
   double first = std::numeric_limits<double>::infinity();
-  for (const TracedBlock& b : blocks_) first = std::min(first, b.start_us);
-  for (TracedBlock& b : blocks_) {
+  for (const TracedBlock& b : blocks) first = std::min(first, b.start_us);
+  for (TracedBlock& b : blocks) {
     b.start_us -= first;
     b.end_us -= first;
   }
-  std::sort(blocks_.begin(), blocks_.end(), [](const TracedBlock& a, const TracedBlock& b) {
+  std::sort(blocks.begin(), blocks.end(), [](const TracedBlock& a, const TracedBlock& b) {
     return a.start_us != b.start_us ? a.start_us < b.start_us : a.launch < b.launch;
   });
+  return first;
+}
+
+}  // namespace
+
+Schedule::Schedule(std::vector<TracedBlock> blocks)
+    : blocks_(std::move(blocks)), host_read_ns_(steady_clock_ns()) {
+  const double first = shift_to_first_start(blocks_);
+  if (first != 0.0) origin_ns_ = std::llround(first * 1000.0);
+}
+
+Schedule::Schedule(std::vector<TracedBlock> blocks, std::int64_t origin_ns)
+    : blocks_(std::move(blocks)), host_read_ns_(steady_clock_ns()) {
+  origin_ns_ = origin_ns + std::llround(shift_to_first_start(blocks_) * 1000.0);
 }
 
 double Schedule::span_us() const {
@@ -115,13 +143,42 @@ std::set<unsigned> Schedule::units(std::optional<int> launch) const {
   return used;
 }
 
+namespace {
+
+// The profiler's kernels of one run on the run's time axis: the kernels paired with its
+// launches and the others that started while they ran.
+struct ProfilerSlices {
+  RunAgreement agreement;
+  std::int64_t profiler_at_ts0_ns = 0;  // the profiler's clock at the run's time 0
+};
+
+std::optional<ProfilerSlices> profiler_slices(const std::string& run, const Schedule& schedule,
+                                              const ProfilerCapture& profiler) {
+  if (!profiler.ok() || schedule.empty()) return std::nullopt;
+  const ClockedRun clocked = clocked_run(run, schedule);
+  ProfilerSlices slices{compare_run(clocked, profiler), 0};
+  if (!slices.agreement.offset_ns) return std::nullopt;
+  slices.profiler_at_ts0_ns =
+      schedule.device_clock_origin_ns().value_or(0) + *slices.agreement.offset_ns;
+  return slices;
+}
+
+}  // namespace
+
 std::string chrome_trace_json(const std::vector<std::pair<std::string, Schedule>>& runs) {
+  const std::optional<ProfilerCapture> profiler = profiler_capture_in_this_process();
+  return chrome_trace_json(runs, profiler ? &*profiler : nullptr);
+}
+
+std::string chrome_trace_json(const std::vector<std::pair<std::string, Schedule>>& runs,
+                              const ProfilerCapture* profiler) {
   nlohmann::ordered_json events = nlohmann::ordered_json::array();
+  nlohmann::ordered_json run_entries = nlohmann::ordered_json::array();
   const auto name_process = [&](int pid, const std::string& name) {
     events.push_back(
         {{"name", "process_name"}, {"ph", "M"}, {"pid", pid}, {"args", {{"name", name}}}});
   };
-  const auto name_track = [&](int pid, int tid, const std::string& name) {
+  const auto name_track = [&](int pid, std::int64_t tid, const std::string& name) {
     events.push_back({{"name", "thread_name"},
                       {"ph", "M"},
                       {"pid", pid},
@@ -134,8 +191,23 @@ std::string chrome_trace_json(const std::vector<std::pair<std::string, Schedule>
     const int units_pid = ++pid;
     name_process(streams_pid, run + ": streams");
     name_process(units_pid, run + ": compute units");
+    const std::optional<ProfilerSlices> slices =
+        profiler != nullptr ? profiler_slices(run, schedule, *profiler) : std::nullopt;
+    // With profiler slices, time 0 moves back to the earliest of them (a kernel starts before
+    // its first block), so that no slice has a negative time.
+    std::int64_t shift_ns = 0;
+    if (slices) {
+      for (const LaunchPair& p : slices->agreement.pairs) {
+        shift_ns = std::max(shift_ns, slices->profiler_at_ts0_ns - p.kernel.start_ns);
+      }
+    }
+    const double shift_us = static_cast<double>(shift_ns) / 1000.0;
     std::map<int, std::pair<std::string, int>> launches;  // launch -> kernel, stream
-    for (const TracedBlock& b : schedule.blocks()) launches[b.launch] = {b.kernel, b.stream};
+    std::map<int, unsigned> blocks_of;                    // launch -> blocks
+    for (const TracedBlock& b : schedule.blocks()) {
+      launches[b.launch] = {b.kernel, b.stream};
+      ++blocks_of[b.launch];
+    }
     std::set<int> streams;
     for (const auto& [launch, span] : schedule.launch_spans()) {
       const auto& [kernel, stream] = launches[launch];
@@ -145,9 +217,9 @@ std::string chrome_trace_json(const std::vector<std::pair<std::string, Schedule>
                         {"ph", "X"},
                         {"pid", streams_pid},
                         {"tid", stream},
-                        {"ts", span.start},
+                        {"ts", span.start + shift_us},
                         {"dur", span.end - span.start},
-                        {"args", {{"launch", launch}}}});
+                        {"args", {{"launch", launch}, {"blocks", blocks_of[launch]}}}});
     }
     for (const int stream : streams)
       name_track(streams_pid, stream, "stream " + std::to_string(stream));
@@ -161,13 +233,57 @@ std::string chrome_trace_json(const std::vector<std::pair<std::string, Schedule>
            {"ph", "X"},
            {"pid", units_pid},
            {"tid", static_cast<int>(b.unit)},
-           {"ts", b.start_us},
+           {"ts", b.start_us + shift_us},
            {"dur", b.end_us - b.start_us},
            {"args", {{"launch", b.launch}, {"stream", b.stream}, {"block", b.block}}}});
     }
+    if (slices) {
+      const int profiler_pid = ++pid;
+      name_process(profiler_pid, run + ": profiler (" + slices->agreement.tool + ")");
+      const auto ts_of = [&](std::int64_t profiler_ns) {
+        return static_cast<double>(profiler_ns - slices->profiler_at_ts0_ns) / 1000.0 + shift_us;
+      };
+      std::set<std::uint32_t> profiler_streams;
+      const auto add = [&](const ProfiledKernel& k, std::optional<int> launch) {
+        profiler_streams.insert(k.stream);
+        nlohmann::ordered_json args = {{"launch", nullptr},      {"correlation", k.correlation},
+                                       {"grid", k.grid},         {"block", k.block},
+                                       {"start_ns", k.start_ns}, {"end_ns", k.end_ns}};
+        if (launch) args["launch"] = *launch;
+        events.push_back({{"name", k.name},
+                          {"cat", launch ? "profiler" : "profiler, untraced"},
+                          {"ph", "X"},
+                          {"pid", profiler_pid},
+                          {"tid", std::int64_t{k.stream}},
+                          {"ts", ts_of(k.start_ns)},
+                          {"dur", static_cast<double>(k.end_ns - k.start_ns) / 1000.0},
+                          {"args", std::move(args)}});
+      };
+      for (const LaunchPair& p : slices->agreement.pairs) add(p.kernel, p.launch.launch);
+      for (const ProfiledKernel& k : slices->agreement.others) add(k, std::nullopt);
+      for (const std::uint32_t stream : profiler_streams) {
+        name_track(profiler_pid, std::int64_t{stream},
+                   slices->agreement.tool + " stream " + std::to_string(stream));
+      }
+    }
+    nlohmann::ordered_json entry = {{"run", run},
+                                    {"streams_pid", streams_pid},
+                                    {"device_clock_at_ts0_ns", nullptr},
+                                    {"host_read_ns", schedule.host_read_ns()}};
+    if (schedule.device_clock_origin_ns()) {
+      entry["device_clock_at_ts0_ns"] = *schedule.device_clock_origin_ns() - shift_ns;
+    }
+    run_entries.push_back(std::move(entry));
   }
-  nlohmann::ordered_json document = {{"traceEvents", std::move(events)}, {"displayTimeUnit", "ns"}};
-  return document.dump(1) + "\n";
+  nlohmann::ordered_json other = {{"hip_lessons_runs", std::move(run_entries)}};
+  if (profiler != nullptr) {
+    other["hip_lessons_profiler"] =
+        nlohmann::ordered_json::parse(profiler_capture_to_json(*profiler));
+  }
+  nlohmann::ordered_json document = {{"traceEvents", std::move(events)},
+                                     {"displayTimeUnit", "ns"},
+                                     {"otherData", std::move(other)}};
+  return document.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace hip_lessons

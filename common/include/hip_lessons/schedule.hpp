@@ -7,8 +7,13 @@
 /// questions the lessons check: how long the whole run took, how many launches ran at once,
 /// how many blocks one unit held at once, which units a launch used. It also writes the Chrome
 /// Trace Event Format, which Perfetto (ui.perfetto.dev) and chrome://tracing open.
+///
+/// A schedule remembers where its time 0 lies on the device clock and when the host read its
+/// records, so that a vendor profiler's record of the same kernels can be laid beside it
+/// (common/profiler/profile_agreement.hpp).
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <set>
@@ -50,7 +55,15 @@ int max_overlap(std::vector<Interval> intervals);
 class Schedule {
  public:
   Schedule() = default;
+  /// \p blocks with their times in microseconds of the device clock as read; the earliest
+  /// start becomes 0 and is kept as the device-clock origin. Blocks whose earliest start is
+  /// already 0 (a schedule rebuilt from another schedule's blocks, as a lesson that traces in a
+  /// child process does) have no known origin. Notes the host clock as the moment the records
+  /// were read (host_read_ns()).
   explicit Schedule(std::vector<TracedBlock> blocks);
+  /// \p blocks with times in microseconds from the device-clock reading \p origin_ns
+  /// (nanoseconds), which a recorder that subtracts in whole clock ticks knows exactly.
+  Schedule(std::vector<TracedBlock> blocks, std::int64_t origin_ns);
 
   const std::vector<TracedBlock>& blocks() const { return blocks_; }
   bool empty() const { return blocks_.empty(); }
@@ -68,18 +81,44 @@ class Schedule {
   std::map<unsigned, int> peak_blocks_per_unit() const;
   /// The units that ran at least one block of \p launch (every launch when omitted).
   std::set<unsigned> units(std::optional<int> launch = std::nullopt) const;
+  /// The device-clock reading of time 0, in nanoseconds (NVIDIA: %globaltimer; AMD:
+  /// s_memrealtime converted at its rate); nothing when the blocks were already relative.
+  std::optional<std::int64_t> device_clock_origin_ns() const { return origin_ns_; }
+  /// std::chrono::steady_clock, in nanoseconds, when the schedule was made: just after its
+  /// records were read back, so after every traced kernel had finished.
+  std::int64_t host_read_ns() const { return host_read_ns_; }
 
  private:
   std::vector<TracedBlock> blocks_;
+  std::optional<std::int64_t> origin_ns_;
+  std::int64_t host_read_ns_ = 0;
 };
 
 /// "<kernel> #<launch> on stream <s> at <start>-<end> us" for each launch, joined by "; ".
 std::string describe(const std::vector<TracedLaunch>& launches);
 
+struct ProfilerCapture;
+
 /// The Chrome Trace Event Format for named runs: a JSON object whose "traceEvents" holds,
-/// for each run, a process "<run>: streams" with a track per stream and one slice per launch,
-/// and a process "<run>: compute units" with a track per unit and one slice per block
-/// ("<kernel> block <n>"). Times ("ts", "dur") are microseconds.
+/// for each run, a process "<run>: streams" with a track per stream and one slice per launch
+/// (args: launch number and blocks), and a process "<run>: compute units" with a track per
+/// unit and one slice per block ("<kernel> block <n>"). Times ("ts", "dur") are microseconds
+/// from the run's time 0.
+///
+/// With a \p profiler capture, each run whose launches it recorded gets a third process,
+/// "<run>: profiler (<tool>)": a track per profiler stream and a slice per kernel, moved onto
+/// the run's time axis by the offset that fits the run's launches (compare_run()), so one
+/// Perfetto view shows both, aligned. A run's time 0 then moves back to the earliest slice of
+/// the three, so no time is negative.
+///
+/// "otherData" keeps what the slices cannot: "hip_lessons_runs", one entry per run
+/// ({"run", "streams_pid", "device_clock_at_ts0_ns" (null when unknown), "host_read_ns"}),
+/// and with a capture "hip_lessons_profiler", the capture itself
+/// (common/profiler/profiled_kernels.hpp), from which read_profiled_trace() compares the two anew.
+std::string chrome_trace_json(const std::vector<std::pair<std::string, Schedule>>& runs,
+                              const ProfilerCapture* profiler);
+/// chrome_trace_json() with the records of the profiler recorder loaded into this process, if
+/// there is one (profiler_capture_in_this_process()): what --trace writes.
 std::string chrome_trace_json(const std::vector<std::pair<std::string, Schedule>>& runs);
 
 }  // namespace hip_lessons

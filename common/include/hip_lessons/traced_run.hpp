@@ -10,12 +10,16 @@
 /// Each launch gets its slice of the buffer (reserve()), which its kernel passes to a
 /// BlockTimer (block_trace.hpp). finish() reads every record back, converts device-clock ticks
 /// to microseconds, checks that every reserved block left a record, and keeps the schedule in
-/// the lesson's TraceFile under the run's name.
+/// the lesson's TraceFile under the run's name, with the device-clock reading of its time 0.
 #pragma once
 
 #include <hip/hip_runtime.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstddef>
+#include <cstdint>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -63,7 +67,7 @@ class TracedRun {
     HIP_CHECK(hipDeviceSynchronize());
     const std::vector<BlockRecord> host = records_.download();
     const double ticks_per_us = spin_ticks_per_microsecond();
-    std::vector<TracedBlock> blocks;
+    long long first = std::numeric_limits<long long>::max();
     for (std::size_t l = 0; l < launches_.size(); ++l) {
       const Launch& launch = launches_[l];
       for (unsigned b = 0; b < launch.blocks; ++b) {
@@ -72,12 +76,29 @@ class TracedRun {
           throw std::runtime_error(
               format("block {} of launch {} ({}) left no trace record", b, l, launch.kernel));
         }
-        blocks.push_back({launch.kernel, static_cast<int>(l), launch.stream, b, r.unit,
-                          static_cast<double>(r.start) / ticks_per_us,
-                          static_cast<double>(r.end) / ticks_per_us});
+        first = std::min(first, r.start);
       }
     }
-    Schedule schedule(std::move(blocks));
+    // Ticks are subtracted as integers before they become microseconds: a double holding a
+    // raw %globaltimer reading (about 1.8e18 ns) in microseconds resolves only 0.25 us.
+    std::vector<TracedBlock> blocks;
+    for (std::size_t l = 0; l < launches_.size(); ++l) {
+      const Launch& launch = launches_[l];
+      for (unsigned b = 0; b < launch.blocks; ++b) {
+        const BlockRecord& r = host[launch.first + b];
+        blocks.push_back({launch.kernel, static_cast<int>(l), launch.stream, b, r.unit,
+                          static_cast<double>(r.start - first) / ticks_per_us,
+                          static_cast<double>(r.end - first) / ticks_per_us});
+      }
+    }
+    // The device-clock origin for a vendor profiler's view of the same kernels
+    // (common/profiler/profile_agreement.hpp); long double keeps the nanoseconds of a 1.8e18
+    // reading.
+    Schedule schedule =
+        blocks.empty() ? Schedule(std::move(blocks))
+                       : Schedule(std::move(blocks),
+                                  static_cast<std::int64_t>(std::llround(
+                                      static_cast<long double>(first) * 1000.0L / ticks_per_us)));
     file_.keep(name_, schedule);
     return schedule;
   }
