@@ -91,11 +91,7 @@ int run_lesson(LessonCli& cli, int argc, char** argv, const std::function<void(L
   }
   if (!options.trace_path.empty() && code != kExitUsage) {
     try {
-      if (traces.runs().empty()) {
-        report.write_trace(options.trace_path);  // lessons that still keep runs in the report
-      } else {
-        traces.write(options.trace_path);
-      }
+      traces.write(options.trace_path);
     } catch (const std::exception& error) {
       std::cerr << "error: --trace: " << error.what() << '\n';
       code = kExitFail;

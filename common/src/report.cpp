@@ -54,7 +54,6 @@ struct Report::Data {
   nlohmann::ordered_json checks = nlohmann::ordered_json::array();
   std::string summary;
   int failures = 0;
-  std::vector<std::pair<std::string, Schedule>> traces;
 };
 
 Report::Report(std::string lesson, std::ostream& out, Mode mode)
@@ -74,21 +73,6 @@ void Report::note(const std::string& text) {
 }
 
 void Report::line(const std::string& line) { out_ << line << '\n'; }
-
-void Report::timeline(const std::string& title, const std::vector<TimelineRow>& rows,
-                      double span_us, TimelineStyle style) {
-  out_ << '\n';
-  for (const std::string& line : wrap_text(title, kTextWidth)) out_ << line << '\n';
-  out_ << render_timeline(rows, span_us, style);
-}
-
-void Report::trace(const std::string& run, const Schedule& schedule) {
-  data_->traces.emplace_back(run, schedule);
-}
-
-void Report::write_trace(const std::string& path) const {
-  write_output_file(path, chrome_trace_json(data_->traces));
-}
 
 void Report::fact(const std::string& key, const Cell& value) { data_->facts[key] = to_json(value); }
 

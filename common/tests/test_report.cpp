@@ -8,6 +8,7 @@
 
 #include "hip_lessons/child_process.hpp"
 #include "hip_lessons/report.hpp"
+#include "hip_lessons/timeline.hpp"
 
 using hip_lessons::Report;
 
@@ -176,10 +177,11 @@ TEST(ReportTest, ConcurrencyChecksAreShownNotCountedUnderTheSanitizerSetting) {
       << out.str();
 }
 
-TEST(ReportTest, LongTimelineTitlesWrapWithinTheWidth) {
+TEST(ReportTest, LongFigureTitlesWrapWithinTheWidth) {
   std::ostringstream out;
   Report r("test", out);
-  r.timeline(std::string(60, 't') + " " + std::string(60, 'u'), {{"row", {{0.0, 10.0}}}}, 10.0);
+  r.figure(hip_lessons::timeline(std::string(60, 't') + " " + std::string(60, 'u'),
+                                 {{"row", {{0.0, 10.0}}}}, 10.0));
   std::istringstream lines(out.str());
   std::string line;
   std::getline(lines, line);  // the blank line before the title

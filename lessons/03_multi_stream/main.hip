@@ -16,6 +16,7 @@
 #include "hip_lessons/device.hpp"
 #include "hip_lessons/environment.hpp"
 #include "hip_lessons/lesson.hpp"
+#include "hip_lessons/timeline.hpp"
 #include "kernels.hpp"
 
 namespace hl = hip_lessons;

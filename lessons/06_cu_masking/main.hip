@@ -12,6 +12,7 @@
 
 #include "cu_partition.hpp"
 #include "hip_lessons/lesson.hpp"
+#include "hip_lessons/timeline.hpp"
 #include "hip_lessons/traced_run.hpp"
 #include "kernels.hpp"
 

@@ -12,8 +12,8 @@
 /// Thread 0 of each block reads the device's constant-rate clock when the block starts and,
 /// after a barrier, when all its threads are done, and stores both with the unit it ran on.
 /// Untraced launches pass an empty BlockTrace: no barrier, no store, so the same kernel serves
-/// the timed run and the traced one. The host side reserves a slice of one device buffer per
-/// launch (BlockTraceRecorder::reserve()), then reads everything back as a Schedule.
+/// the timed run and the traced one. The host side (traced_run.hpp) reserves a slice of one
+/// device buffer per launch, then reads everything back as a Schedule.
 ///
 /// Clocks and units per platform:
 ///   - NVIDIA: wall_clock64() is %globaltimer (nanoseconds, 32 ns steps seen on an H200);
@@ -29,16 +29,7 @@
 
 #include <hip/hip_runtime.h>
 
-#include <cstdint>
-#include <stdexcept>
-#include <string>
-#include <vector>
-
-#include "hip_lessons/buffers.hpp"
 #include "hip_lessons/device_clock.hpp"
-#include "hip_lessons/format.hpp"
-#include "hip_lessons/hip_check.hpp"
-#include "hip_lessons/schedule.hpp"
 
 namespace hip_lessons {
 
@@ -76,69 +67,6 @@ class BlockTimer {
   }
   BlockTrace trace_;
   long long start_ = 0;
-};
-
-/// Owns the device buffer of a traced run, hands each launch its slice, and reads the run back.
-class BlockTraceRecorder {
- public:
-  /// Room for \p max_blocks blocks over all launches of one run.
-  explicit BlockTraceRecorder(std::size_t max_blocks) : records_(max_blocks) { records_.poison(); }
-
-  /// The BlockTrace for the next launch: \p blocks blocks of \p kernel on \p stream (the
-  /// lesson's own stream number, shown as the trace's track). Throws when the run is full.
-  BlockTrace reserve(const std::string& kernel, unsigned blocks, int stream) {
-    if (used_ + blocks > records_.size()) {
-      throw std::length_error(
-          format("block trace full: {} + {} blocks > {}", used_, blocks, records_.size()));
-    }
-    launches_.push_back({kernel, stream, used_, blocks});
-    BlockTrace trace{records_.data() + used_};
-    used_ += blocks;
-    return trace;
-  }
-
-  /// Waits for the device, reads every reserved record and converts ticks to microseconds.
-  /// Throws std::runtime_error naming the first block that left no record (a kernel that
-  /// returned before BlockTimer::stop(), or a launch that never ran).
-  Schedule schedule() {
-    HIP_CHECK(hipDeviceSynchronize());
-    const std::vector<BlockRecord> host = records_.download();
-    const double ticks_per_us = spin_ticks_per_microsecond();
-    std::vector<TracedBlock> blocks;
-    for (std::size_t l = 0; l < launches_.size(); ++l) {
-      const Launch& launch = launches_[l];
-      for (unsigned b = 0; b < launch.blocks; ++b) {
-        const BlockRecord& r = host[launch.first + b];
-        if (r.block != b || r.end < r.start) {
-          throw std::runtime_error(
-              format("block {} of launch {} ({}) left no trace record", b, l, launch.kernel));
-        }
-        blocks.push_back({launch.kernel, static_cast<int>(l), launch.stream, b, r.unit,
-                          static_cast<double>(r.start) / ticks_per_us,
-                          static_cast<double>(r.end) / ticks_per_us});
-      }
-    }
-    return Schedule(std::move(blocks));
-  }
-
-  /// Forgets every launch, so the buffer serves the next run.
-  void reset() {
-    HIP_CHECK(hipDeviceSynchronize());
-    records_.poison();
-    launches_.clear();
-    used_ = 0;
-  }
-
- private:
-  struct Launch {
-    std::string kernel;
-    int stream;
-    std::size_t first;
-    unsigned blocks;
-  };
-  DeviceBuffer<BlockRecord> records_;
-  std::vector<Launch> launches_;
-  std::size_t used_ = 0;
 };
 
 }  // namespace hip_lessons

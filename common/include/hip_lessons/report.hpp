@@ -15,10 +15,8 @@
 #include "hip_lessons/cli.hpp"
 #include "hip_lessons/format.hpp"
 #include "hip_lessons/results.hpp"
-#include "hip_lessons/schedule.hpp"
 #include "hip_lessons/speed_check.hpp"
 #include "hip_lessons/step_result.hpp"
-#include "hip_lessons/timeline.hpp"
 #include "hip_lessons/validation.hpp"
 
 namespace hip_lessons {
@@ -56,14 +54,6 @@ class Report {
 
   /// Prints \p table and keeps it, with typed values, for the JSON file under its name.
   void table(const ResultTable& table);
-
-  /// Prints \p title and a timeline of \p rows over \p span_us (render_timeline()).
-  void timeline(const std::string& title, const std::vector<TimelineRow>& rows, double span_us,
-                TimelineStyle style = TimelineStyle::kBusy);
-  /// Keeps a traced run for --trace under the name \p run ("1 stream", "8 streams").
-  void trace(const std::string& run, const Schedule& schedule);
-  /// Writes every kept run to \p path (chrome_trace_json(), write_output_file()'s rules).
-  void write_trace(const std::string& path) const;
 
   /// Records a numeric measurement (e.g. "best_bandwidth_tbps").
   void measurement(const std::string& key, double value);
