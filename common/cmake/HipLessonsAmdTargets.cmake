@@ -164,19 +164,32 @@ function(_hl_amd_probe target name body ok reason)
   endif()
 endfunction()
 
-# A kernel with a device-library call (the target is usable at all), and one that synchronizes
-# the grid (cooperative groups). HIP 5.2's device library implements grid sync with GWS
-# (ds_gws_barrier), which gfx12 does not have: with Debian's HIP, grid sync cannot be built
-# for gfx1200/gfx1201 (later device libraries avoid GWS there).
+# A kernel with a device-library call: the target is usable at all.
 set(_hl_probe_kernel
   "#include <hip/hip_runtime.h>\n"
   "__global__ void probe(float* x) { x[threadIdx.x] = sinf(x[threadIdx.x]) + __smid(); }\n")
-set(_hl_probe_grid_sync
+
+# Features a target may lack with this toolchain: a kernel that uses it, and the pattern that
+# shows a source uses it (in its text or in a header it includes with quotes).
+# - grid_sync: HIP 5.2's device library synchronizes a grid with GWS (ds_gws_barrier), which
+#   gfx12 does not have; later device libraries avoid GWS there.
+# - textures: HIP has no image support on gfx940-gfx942 and gfx950 (the HIP headers mark the
+#   texture functions unavailable there).
+set(HIP_LESSONS_AMD_FEATURES grid_sync textures)
+set(_hl_feature_grid_sync_what "cooperative groups (grid sync)")
+set(_hl_feature_grid_sync_pattern "hip_cooperative_groups\\.h")
+set(_hl_feature_grid_sync_probe
   "#include <hip/hip_runtime.h>\n#include <hip/hip_cooperative_groups.h>\n"
   "__global__ void probe(int* x) { x[blockIdx.x] = 1; cooperative_groups::this_grid().sync(); }\n")
+set(_hl_feature_textures_what "textures")
+set(_hl_feature_textures_pattern "tex1Dfetch|tex[123]D[A-Za-z]*[ \t]*[<(]")
+set(_hl_feature_textures_probe
+  "#include <hip/hip_runtime.h>\n"
+  "__global__ void probe(hipTextureObject_t t, float* x) {\n"
+  "  x[threadIdx.x] = tex1Dfetch<float>(t, threadIdx.x);\n}\n")
 
 # Probes once per compiler and request; later configures reuse the answer.
-set(_hl_request "3|${CMAKE_CXX_COMPILER}|${HIP_LESSONS_AMD_TARGETS}|${HIP_LESSONS_AMD_CLANG_FLAGS}")
+set(_hl_request "4|${CMAKE_CXX_COMPILER}|${HIP_LESSONS_AMD_TARGETS}|${HIP_LESSONS_AMD_CLANG_FLAGS}")
 if(NOT _hl_request STREQUAL "${HIP_LESSONS_AMD_TARGETS_REQUEST}")
   if(HIP_LESSONS_AMD_TARGETS STREQUAL "auto")
     set(_hl_candidates ${HIP_LESSONS_AMD_WANTED_TARGETS})
@@ -185,17 +198,21 @@ if(NOT _hl_request STREQUAL "${HIP_LESSONS_AMD_TARGETS_REQUEST}")
   endif()
   set(_hl_built "")
   set(_hl_not_built "")
-  set(_hl_no_grid_sync "")
-  set(_hl_no_grid_sync_why "")
+  foreach(feature IN LISTS HIP_LESSONS_AMD_FEATURES)
+    set(_hl_without_${feature} "")
+    set(_hl_why_${feature} "")
+  endforeach()
   foreach(target IN LISTS _hl_candidates)
     _hl_amd_probe("${target}" kernel "${_hl_probe_kernel}" ok reason)
     if(ok)
       list(APPEND _hl_built "${target}")
-      _hl_amd_probe("${target}" grid_sync "${_hl_probe_grid_sync}" grid_ok grid_reason)
-      if(NOT grid_ok)
-        list(APPEND _hl_no_grid_sync "${target}")
-        list(APPEND _hl_no_grid_sync_why "${target} (${grid_reason})")
-      endif()
+      foreach(feature IN LISTS HIP_LESSONS_AMD_FEATURES)
+        _hl_amd_probe("${target}" ${feature} "${_hl_feature_${feature}_probe}" has why)
+        if(NOT has)
+          list(APPEND _hl_without_${feature} "${target}")
+          list(APPEND _hl_why_${feature} "${target} (${why})")
+        endif()
+      endforeach()
     elseif(HIP_LESSONS_AMD_TARGETS STREQUAL "auto")
       list(APPEND _hl_not_built "${target} (${reason})")
     else()
@@ -210,10 +227,12 @@ if(NOT _hl_request STREQUAL "${HIP_LESSONS_AMD_TARGETS_REQUEST}")
   list(JOIN _hl_not_built "; " _hl_not_built)
   set(HIP_LESSONS_AMD_TARGETS_BUILT "${_hl_built}" CACHE INTERNAL "AMD targets this build makes")
   set(HIP_LESSONS_AMD_TARGETS_NOT_BUILT "${_hl_not_built}" CACHE INTERNAL "and those it cannot")
-  list(JOIN _hl_no_grid_sync_why "; " _hl_no_grid_sync_why)
-  set(HIP_LESSONS_AMD_TARGETS_WITHOUT_GRID_SYNC "${_hl_no_grid_sync}" CACHE INTERNAL
-      "AMD targets whose device library cannot synchronize a grid")
-  set(HIP_LESSONS_AMD_GRID_SYNC_WHY "${_hl_no_grid_sync_why}" CACHE INTERNAL "and why")
+  foreach(feature IN LISTS HIP_LESSONS_AMD_FEATURES)
+    list(JOIN _hl_why_${feature} "; " why)
+    set(HIP_LESSONS_AMD_TARGETS_WITHOUT_${feature} "${_hl_without_${feature}}" CACHE INTERNAL
+        "AMD targets that cannot build ${_hl_feature_${feature}_what} here")
+    set(HIP_LESSONS_AMD_WHY_NOT_${feature} "${why}" CACHE INTERNAL "and why")
+  endforeach()
   set(HIP_LESSONS_AMD_TARGETS_REQUEST "${_hl_request}" CACHE INTERNAL "what was probed")
 endif()
 foreach(target IN LISTS HIP_LESSONS_AMD_TARGETS_BUILT)
@@ -222,35 +241,48 @@ endforeach()
 if(HIP_LESSONS_AMD_TARGETS_NOT_BUILT)
   message(STATUS "HIP lessons: not built for ${HIP_LESSONS_AMD_TARGETS_NOT_BUILT}")
 endif()
-if(HIP_LESSONS_AMD_TARGETS_WITHOUT_GRID_SYNC)
-  message(STATUS "HIP lessons: sources that use cooperative groups are not built for "
-                 "${HIP_LESSONS_AMD_GRID_SYNC_WHY}")
-endif()
+foreach(feature IN LISTS HIP_LESSONS_AMD_FEATURES)
+  if(HIP_LESSONS_AMD_TARGETS_WITHOUT_${feature})
+    message(STATUS "HIP lessons: sources that use ${_hl_feature_${feature}_what} are not built "
+                   "for ${HIP_LESSONS_AMD_WHY_NOT_${feature}}")
+  endif()
+endforeach()
 
-# Whether \p source uses cooperative groups: it, or a header it includes with quotes (looked up
-# beside the including file and in common/include, recursively), includes
-# hip_cooperative_groups.h. Sets \p result.
-function(hip_lessons_uses_cooperative_groups source result)
-  get_filename_component(source "${source}" ABSOLUTE)
-  set(pending "${source}")
-  set(seen "")
-  set(found FALSE)
-  while(pending AND NOT found)
-    list(POP_FRONT pending file)
-    if(file IN_LIST seen OR NOT EXISTS "${file}")
-      continue()
+# The built targets that \p source cannot be compiled for: those lacking a feature the source
+# uses (its text, or a header it includes with quotes, looked up beside the including file and
+# in common/include, recursively, matches the feature's pattern). Sets \p result.
+function(hip_lessons_amd_targets_to_skip source result)
+  set(skip "")
+  set(features "")
+  foreach(feature IN LISTS HIP_LESSONS_AMD_FEATURES)
+    if(HIP_LESSONS_AMD_TARGETS_WITHOUT_${feature})
+      list(APPEND features ${feature})
     endif()
-    list(APPEND seen "${file}")
-    file(STRINGS "${file}" includes REGEX "^[ \t]*#[ \t]*include[ \t]*[\"<]")
-    get_filename_component(dir "${file}" DIRECTORY)
-    foreach(line IN LISTS includes)
-      if(line MATCHES "hip_cooperative_groups\\.h")
-        set(found TRUE)
-      elseif(line MATCHES "\"([^\"]+)\"")
-        list(APPEND pending "${dir}/${CMAKE_MATCH_1}"
-                            "${PROJECT_SOURCE_DIR}/common/include/${CMAKE_MATCH_1}")
+  endforeach()
+  if(features)
+    get_filename_component(source "${source}" ABSOLUTE)
+    set(pending "${source}")
+    set(seen "")
+    while(pending)
+      list(POP_FRONT pending file)
+      if(file IN_LIST seen OR NOT EXISTS "${file}")
+        continue()
       endif()
-    endforeach()
-  endwhile()
-  set(${result} ${found} PARENT_SCOPE)
+      list(APPEND seen "${file}")
+      file(READ "${file}" text)
+      foreach(feature IN LISTS features)
+        if(text MATCHES "${_hl_feature_${feature}_pattern}")
+          list(APPEND skip ${HIP_LESSONS_AMD_TARGETS_WITHOUT_${feature}})
+        endif()
+      endforeach()
+      get_filename_component(dir "${file}" DIRECTORY)
+      string(REGEX MATCHALL "#[ \t]*include[ \t]*\"[^\"]+\"" includes "${text}")
+      foreach(line IN LISTS includes)
+        string(REGEX REPLACE ".*\"([^\"]+)\"" "\\1" header "${line}")
+        list(APPEND pending "${dir}/${header}" "${PROJECT_SOURCE_DIR}/common/include/${header}")
+      endforeach()
+    endwhile()
+    list(REMOVE_DUPLICATES skip)
+  endif()
+  set(${result} "${skip}" PARENT_SCOPE)
 endfunction()

@@ -96,17 +96,17 @@ if(HIP_LESSONS_GPU_LANGUAGE STREQUAL "CUDA")
     $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra>)
 endif()
 
-# A source that uses cooperative groups is not compiled for the AMD targets whose device
-# library cannot synchronize a grid (HipLessonsAmdTargets.cmake): --no-offload-arch after the
-# target's --offload-arch list. Its kernels then report hipErrorNoBinaryForGpu on such a GPU.
-function(_hl_skip_targets_without_grid_sync target source)
-  if(NOT HIP_LESSONS_PLATFORM_RESOLVED STREQUAL "amd" OR NOT HIP_LESSONS_AMD_TARGETS_WITHOUT_GRID_SYNC)
+# A source that uses a feature some AMD targets cannot build with this toolchain (grid sync on
+# gfx12 with HIP 5.2's device library, textures on gfx942: HipLessonsAmdTargets.cmake) is not
+# compiled for those targets: --no-offload-arch after the target's --offload-arch list. Its
+# kernels then report hipErrorNoBinaryForGpu on such a GPU.
+function(_hl_skip_amd_targets target source)
+  if(NOT HIP_LESSONS_PLATFORM_RESOLVED STREQUAL "amd")
     return()
   endif()
-  hip_lessons_uses_cooperative_groups("${source}" uses)
-  if(uses)
-    list(TRANSFORM HIP_LESSONS_AMD_TARGETS_WITHOUT_GRID_SYNC PREPEND "--no-offload-arch="
-         OUTPUT_VARIABLE skip)
+  hip_lessons_amd_targets_to_skip("${source}" skip)
+  if(skip)
+    list(TRANSFORM skip PREPEND "--no-offload-arch=")
     set_property(SOURCE ${source} TARGET_DIRECTORY ${target} APPEND PROPERTY COMPILE_OPTIONS ${skip})
   endif()
 endfunction()
@@ -121,7 +121,7 @@ function(hip_lessons_add_executable target)
     if(source MATCHES "\\.hip$")
       set_source_files_properties(${source} TARGET_DIRECTORY ${target}
         PROPERTIES LANGUAGE ${HIP_LESSONS_GPU_LANGUAGE})
-      _hl_skip_targets_without_grid_sync(${target} ${source})
+      _hl_skip_amd_targets(${target} ${source})
     endif()
   endforeach()
   target_link_libraries(${target} PRIVATE hip_lessons::common hip_lessons_platform)
@@ -171,9 +171,9 @@ function(hip_lessons_add_code_object target)
   elseif(HIP_LESSONS_PLATFORM_RESOLVED STREQUAL "amd")
     set(file "${ARG_OUTPUT}.co")
     set(arch_flags)
-    hip_lessons_uses_cooperative_groups("${source}" uses_grid_sync)
+    hip_lessons_amd_targets_to_skip("${source}" skip)
     foreach(arch IN LISTS HIP_LESSONS_AMD_TARGETS_BUILT)
-      if(NOT (uses_grid_sync AND arch IN_LIST HIP_LESSONS_AMD_TARGETS_WITHOUT_GRID_SYNC))
+      if(NOT arch IN_LIST skip)
         list(APPEND arch_flags "--offload-arch=${arch}")
       endif()
     endforeach()

@@ -104,6 +104,12 @@ if(HIP_LESSONS_PLATFORM_RESOLVED STREQUAL "amd")
   else()
     set(HIP_LESSONS_AMD_TOOLCHAIN hipcc)
   endif()
+  if(NOT HIP_LESSONS_AMD_COMPILER STREQUAL "auto" AND
+     NOT HIP_LESSONS_AMD_COMPILER STREQUAL HIP_LESSONS_AMD_TOOLCHAIN)
+    message(FATAL_ERROR "HIP_LESSONS_AMD_COMPILER=${HIP_LESSONS_AMD_COMPILER}, but this build "
+      "directory compiles with ${CMAKE_CXX_COMPILER} and CMake cannot change a configured "
+      "compiler: use a fresh build directory.")
+  endif()
 endif()
 if(HIP_LESSONS_PLATFORM_RESOLVED STREQUAL "nvidia" AND NOT CMAKE_CUDA_COMPILER)
   if(NOT HIP_LESSONS_NVCC)

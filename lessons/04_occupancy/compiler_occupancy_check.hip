@@ -45,7 +45,7 @@ struct BadInput : std::runtime_error {
 struct Kernel {
   std::string source, symbol;
   occupancy::KernelResources resources;
-  int compiler_waves = -1;                  // "Occupancy [waves/SIMD]"
+  int compiler_waves = -1;                   // "Occupancy [waves/SIMD]"
   int vgpr_count = -1, wavefront_size = -1;  // .amdgpu_metadata
   bool has_metadata = false;
 };

@@ -12,18 +12,18 @@
 #define HL_STRINGIFY(x) #x
 
 // N + 1 VGPRs, workgroups of up to 1024 threads (the default) or of BOUND threads.
-#define HL_VGPR_PROBE(n)                                                              \
-  __global__ void vgprs_##n(int* out) {                                               \
-    asm volatile("" ::: HL_STRINGIFY(v##n));                                          \
-    out[threadIdx.x] = 1;                                                             \
-  }                                                                                   \
-  __global__ void __launch_bounds__(256) vgprs_##n##_block_256(int* out) {            \
-    asm volatile("" ::: HL_STRINGIFY(v##n));                                          \
-    out[threadIdx.x] = 1;                                                             \
-  }                                                                                   \
-  __global__ void __launch_bounds__(32) vgprs_##n##_block_32(int* out) {              \
-    asm volatile("" ::: HL_STRINGIFY(v##n));                                          \
-    out[threadIdx.x] = 1;                                                             \
+#define HL_VGPR_PROBE(n)                                                   \
+  __global__ void vgprs_##n(int* out) {                                    \
+    asm volatile("" ::: HL_STRINGIFY(v##n));                               \
+    out[threadIdx.x] = 1;                                                  \
+  }                                                                        \
+  __global__ void __launch_bounds__(256) vgprs_##n##_block_256(int* out) { \
+    asm volatile("" ::: HL_STRINGIFY(v##n));                               \
+    out[threadIdx.x] = 1;                                                  \
+  }                                                                        \
+  __global__ void __launch_bounds__(32) vgprs_##n##_block_32(int* out) {   \
+    asm volatile("" ::: HL_STRINGIFY(v##n));                               \
+    out[threadIdx.x] = 1;                                                  \
   }
 
 HL_VGPR_PROBE(23)
@@ -39,10 +39,10 @@ HL_VGPR_PROBE(255)
 
 // N + 1 SGPRs (plus those VCC, flat scratch and XNACK take), in one-wave workgroups so that
 // only the SGPRs limit.
-#define HL_SGPR_PROBE(n)                                              \
-  __global__ void __launch_bounds__(64) sgprs_##n(int* out) {         \
-    asm volatile("" ::: HL_STRINGIFY(s##n));                          \
-    out[threadIdx.x] = 1;                                             \
+#define HL_SGPR_PROBE(n)                                      \
+  __global__ void __launch_bounds__(64) sgprs_##n(int* out) { \
+    asm volatile("" ::: HL_STRINGIFY(s##n));                  \
+    out[threadIdx.x] = 1;                                     \
   }
 
 HL_SGPR_PROBE(69)

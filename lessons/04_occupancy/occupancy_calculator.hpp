@@ -80,9 +80,9 @@ inline Prediction finish(Prediction p, int block, int max_block) {
 /// hipFuncAttributes::numRegs is the metadata's .vgpr_count, which on gfx90a and later counts
 /// the AGPRs too (unified_vgprs()).
 struct KernelResources {
-  int sgprs = 0;  ///< SGPRs, with those that VCC, flat scratch and XNACK take
-  int vgprs = 0;  ///< architected VGPRs
-  int agprs = 0;  ///< accumulation VGPRs (CDNA: gfx908 and later)
+  int sgprs = 0;                       ///< SGPRs, with those that VCC, flat scratch and XNACK take
+  int vgprs = 0;                       ///< architected VGPRs
+  int agprs = 0;                       ///< accumulation VGPRs (CDNA: gfx908 and later)
   std::size_t lds = 0;                 ///< static LDS bytes per workgroup
   int max_flat_workgroup_size = 1024;  ///< the largest block the kernel was compiled for
 };
@@ -98,19 +98,19 @@ enum class AgprFile {
 /// compiler models it (LLVM's AMDGPU backend: what "Occupancy [waves/SIMD]" is computed from);
 /// the last two fields are where the HIP runtime's own model (hipOccupancy*) differs.
 struct AmdArch {
-  const char* name;                 ///< "gfx942"
-  const char* gpus;                 ///< products, for tables
-  int wave_size;                    ///< the wavefront size HIP compiles for (wave32 on gfx10+)
-  int simds_per_cu;                 ///< SIMDs sharing a workgroup's waves (per WGP on RDNA)
-  int max_waves_per_simd;           ///< wave slots per SIMD
-  int vgprs_per_simd;               ///< VGPRs per lane of one SIMD, at wave_size
-  int vgpr_granule;                 ///< VGPRs are allocated in units of this many
-  AgprFile agprs;                   ///< where AGPRs live
-  bool sgprs_shared;                ///< gfx9: waves share 800 SGPRs; gfx10+: each has its own
-  std::size_t lds_per_cu;           ///< LDS the resident workgroups share (per WGP on RDNA)
-  int workgroups_per_cu;            ///< workgroups of more than one wave (barriers)
-  int hip_max_waves_per_simd;       ///< the runtime counts 8 on gfx9, 16 on gfx10+
-  std::size_t hip_lds_per_cu;       ///< the runtime divides the group segment size
+  const char* name;            ///< "gfx942"
+  const char* gpus;            ///< products, for tables
+  int wave_size;               ///< the wavefront size HIP compiles for (wave32 on gfx10+)
+  int simds_per_cu;            ///< SIMDs sharing a workgroup's waves (per WGP on RDNA)
+  int max_waves_per_simd;      ///< wave slots per SIMD
+  int vgprs_per_simd;          ///< VGPRs per lane of one SIMD, at wave_size
+  int vgpr_granule;            ///< VGPRs are allocated in units of this many
+  AgprFile agprs;              ///< where AGPRs live
+  bool sgprs_shared;           ///< gfx9: waves share 800 SGPRs; gfx10+: each has its own
+  std::size_t lds_per_cu;      ///< LDS the resident workgroups share (per WGP on RDNA)
+  int workgroups_per_cu;       ///< workgroups of more than one wave (barriers)
+  int hip_max_waves_per_simd;  ///< the runtime counts 8 on gfx9, 16 on gfx10+
+  std::size_t hip_lds_per_cu;  ///< the runtime divides the group segment size
 };
 
 /// The architectures the calculator models, with their sources (lesson 04's README, Sources):
@@ -125,14 +125,14 @@ inline const AmdArch kAmdArchs[] = {
      64 << 10, 16, 8, 64 << 10},
     {"gfx908", "MI100 (CDNA)", 64, 4, 10, 256, 4, AgprFile::kSeparate, true, 64 << 10, 16, 8,
      64 << 10},
-    {"gfx90a", "MI210, MI250, MI250X (CDNA2)", 64, 4, 8, 512, 8, AgprFile::kUnified, true,
-     64 << 10, 16, 8, 64 << 10},
+    {"gfx90a", "MI210, MI250, MI250X (CDNA2)", 64, 4, 8, 512, 8, AgprFile::kUnified, true, 64 << 10,
+     16, 8, 64 << 10},
     {"gfx942", "MI300X, MI325X (CDNA3)", 64, 4, 8, 512, 8, AgprFile::kUnified, true, 64 << 10, 16,
      8, 64 << 10},
-    {"gfx950", "MI350X, MI355X (CDNA4)", 64, 4, 8, 512, 8, AgprFile::kUnified, true, 160 << 10,
-     16, 8, 160 << 10},
-    {"gfx1030", "RDNA2 (Navi 21)", 32, 4, 16, 1024, 16, AgprFile::kNone, false, 128 << 10, 32,
-     16, 64 << 10},
+    {"gfx950", "MI350X, MI355X (CDNA4)", 64, 4, 8, 512, 8, AgprFile::kUnified, true, 160 << 10, 16,
+     8, 160 << 10},
+    {"gfx1030", "RDNA2 (Navi 21)", 32, 4, 16, 1024, 16, AgprFile::kNone, false, 128 << 10, 32, 16,
+     64 << 10},
     {"gfx1100", "Radeon RX 7900 (RDNA3)", 32, 4, 16, 1536, 24, AgprFile::kNone, false, 128 << 10,
      32, 16, 64 << 10},
     {"gfx1151", "Radeon 8060S, Strix Halo (RDNA3.5)", 32, 4, 16, 1536, 24, AgprFile::kNone, false,
@@ -209,8 +209,8 @@ inline int compiler_waves_per_simd(const AmdArch& a, const KernelResources& k) {
 inline int hardware_blocks_per_cu(const AmdArch& a, const KernelResources& k, int block,
                                   std::size_t dynamic_lds = 0) {
   const int waves_per_block = ceil_div(block, a.wave_size);
-  const int waves = std::min({a.max_waves_per_simd, waves_by_vgprs(a, unified_vgprs(a, k)),
-                              waves_by_sgprs(a, k.sgprs)});
+  const int waves = std::min(
+      {a.max_waves_per_simd, waves_by_vgprs(a, unified_vgprs(a, k)), waves_by_sgprs(a, k.sgprs)});
   int blocks = a.simds_per_cu * waves / waves_per_block;
   if (waves_per_block > 1) blocks = std::min(blocks, a.workgroups_per_cu);
   const std::size_t lds = k.lds + dynamic_lds;
@@ -235,7 +235,8 @@ class Calculator {
       amd_ = amd_arch(l_.arch);
       if (amd_ == nullptr) {
         std::string modelled;
-        for (const AmdArch& a : kAmdArchs) modelled += (modelled.empty() ? "" : ", ") + std::string(a.name);
+        for (const AmdArch& a : kAmdArchs)
+          modelled += (modelled.empty() ? "" : ", ") + std::string(a.name);
         why_not_ = hip_lessons::format(
             "the calculator models {}; {} has other VGPR budgets or wave limits", modelled,
             l_.arch);
@@ -409,7 +410,8 @@ class Calculator {
     const int simd_threads = amd_->simds_per_cu * l_.warp_size;
     p.by_slots = simd_threads * amd_->hip_max_waves_per_simd / threads_per_block;
     const int register_waves = hip_register_waves(k);
-    if (register_waves != kUnlimited) p.by_registers = simd_threads * register_waves / threads_per_block;
+    if (register_waves != kUnlimited)
+      p.by_registers = simd_threads * register_waves / threads_per_block;
     const std::size_t lds = k.lds + dynamic_shared;
     if (lds > 0) p.by_shared = static_cast<int>(amd_->hip_lds_per_cu / lds);
     // The runtime's model has no blocks-per-CU cap: by_block_cap stays unlimited.
