@@ -9,11 +9,10 @@
 add_library(hip_lessons_platform INTERFACE)
 
 if(HIP_LESSONS_PLATFORM_RESOLVED STREQUAL "amd")
-  set(HIP_LESSONS_AMD_TARGETS "gfx906;gfx908;gfx90a;gfx1030" CACHE STRING
-    "AMD offload targets (Debian's clang-15 knows gfx906, gfx908, gfx90a, gfx1030; ROCm also gfx942, gfx1100, ...)")
+  include(HipLessonsAmdTargets)
   # hip-config.cmake reads these to add --offload-arch to hip::device.
-  set(GPU_TARGETS "${HIP_LESSONS_AMD_TARGETS}" CACHE STRING "AMD offload targets" FORCE)
-  set(AMDGPU_TARGETS "${HIP_LESSONS_AMD_TARGETS}" CACHE STRING "AMD offload targets" FORCE)
+  set(GPU_TARGETS "${HIP_LESSONS_AMD_TARGETS_BUILT}" CACHE STRING "AMD offload targets" FORCE)
+  set(AMDGPU_TARGETS "${HIP_LESSONS_AMD_TARGETS_BUILT}" CACHE STRING "AMD offload targets" FORCE)
   find_package(hip CONFIG QUIET HINTS "$ENV{ROCM_PATH}" "$ENV{HIP_PATH}" /opt/rocm)
   if(NOT hip_FOUND)
     message(FATAL_ERROR
@@ -22,10 +21,13 @@ if(HIP_LESSONS_PLATFORM_RESOLVED STREQUAL "amd")
       "CMAKE_PREFIX_PATH.")
   endif()
   target_link_libraries(hip_lessons_platform INTERFACE hip::device)
+  target_compile_options(hip_lessons_platform INTERFACE
+    "$<$<COMPILE_LANGUAGE:CXX>:${HIP_LESSONS_AMD_CLANG_FLAGS}>")
   set(HIP_LESSONS_HIP_HEADERS "installed HIP ${hip_VERSION}")
   set(HIP_LESSONS_GPU_LANGUAGE CXX)
-  message(STATUS "HIP lessons: AMD, HIP ${hip_VERSION}, compiler ${CMAKE_CXX_COMPILER}, "
-                 "offload targets ${HIP_LESSONS_AMD_TARGETS}")
+  message(STATUS "HIP lessons: AMD, HIP ${hip_VERSION}, ${HIP_LESSONS_AMD_TOOLCHAIN} "
+                 "${CMAKE_CXX_COMPILER} (${CMAKE_CXX_COMPILER_ID} ${CMAKE_CXX_COMPILER_VERSION}), "
+                 "offload targets ${HIP_LESSONS_AMD_TARGETS_BUILT}")
 
 elseif(HIP_LESSONS_PLATFORM_RESOLVED STREQUAL "nvidia")
   if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
@@ -94,6 +96,21 @@ if(HIP_LESSONS_GPU_LANGUAGE STREQUAL "CUDA")
     $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra>)
 endif()
 
+# A source that uses a feature some AMD targets cannot build with this toolchain (grid sync on
+# gfx12 with HIP 5.2's device library, textures on gfx942: HipLessonsAmdTargets.cmake) is not
+# compiled for those targets: --no-offload-arch after the target's --offload-arch list. Its
+# kernels then report hipErrorNoBinaryForGpu on such a GPU.
+function(_hl_skip_amd_targets target source)
+  if(NOT HIP_LESSONS_PLATFORM_RESOLVED STREQUAL "amd")
+    return()
+  endif()
+  hip_lessons_amd_targets_to_skip("${source}" skip)
+  if(skip)
+    list(TRANSFORM skip PREPEND "--no-offload-arch=")
+    set_property(SOURCE ${source} TARGET_DIRECTORY ${target} APPEND PROPERTY COMPILE_OPTIONS ${skip})
+  endif()
+endfunction()
+
 function(hip_lessons_add_executable target)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "" "" "SOURCES")
   if(NOT ARG_SOURCES)
@@ -104,6 +121,7 @@ function(hip_lessons_add_executable target)
     if(source MATCHES "\\.hip$")
       set_source_files_properties(${source} TARGET_DIRECTORY ${target}
         PROPERTIES LANGUAGE ${HIP_LESSONS_GPU_LANGUAGE})
+      _hl_skip_amd_targets(${target} ${source})
     endif()
   endforeach()
   target_link_libraries(${target} PRIVATE hip_lessons::common hip_lessons_platform)
@@ -113,9 +131,9 @@ endfunction()
 #                             [RESULT_VARIABLE <var>] [DEPENDS <headers>...])
 # Compiles SOURCE on its own into a code object for the module API (hipModuleLoad): a fatbin
 # with SASS and PTX for CMAKE_CUDA_ARCHITECTURES on NVIDIA (OUTPUT.fatbin), an AMDGPU code
-# object for HIP_LESSONS_AMD_TARGETS on AMD (OUTPUT.co, hipcc --genco). Adds the custom
-# target <target> that builds it and sets RESULT_VARIABLE to the file's path, or to "" when
-# this build cannot make one (AMD without hipcc). Quoted includes resolve beside SOURCE; list
+# object for HIP_LESSONS_AMD_TARGETS_BUILT on AMD (OUTPUT.co, the AMD compiler's device-only
+# output, as hipcc --genco makes it). Adds the custom target <target> that builds it and sets
+# RESULT_VARIABLE to the file's path. Quoted includes resolve beside SOURCE; list
 # the headers it includes in DEPENDS so that editing them rebuilds the code object.
 function(hip_lessons_add_code_object target)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "" "SOURCE;OUTPUT;RESULT_VARIABLE" "DEPENDS")
@@ -150,15 +168,26 @@ function(hip_lessons_add_code_object target)
       DEPENDS "${source}" ${depends}
       COMMENT "Building code object ${file}"
       COMMAND_EXPAND_LISTS VERBATIM)
-  elseif(HIP_LESSONS_PLATFORM_RESOLVED STREQUAL "amd" AND HIP_LESSONS_HIPCC)
+  elseif(HIP_LESSONS_PLATFORM_RESOLVED STREQUAL "amd")
     set(file "${ARG_OUTPUT}.co")
     set(arch_flags)
-    foreach(arch IN LISTS HIP_LESSONS_AMD_TARGETS)
-      list(APPEND arch_flags "--offload-arch=${arch}")
+    hip_lessons_amd_targets_to_skip("${source}" skip)
+    foreach(arch IN LISTS HIP_LESSONS_AMD_TARGETS_BUILT)
+      if(NOT arch IN_LIST skip)
+        list(APPEND arch_flags "--offload-arch=${arch}")
+      endif()
     endforeach()
+    # Device code only (hipcc --genco is clang's --cuda-device-only): one bundle holding a code
+    # object per target, which hipModuleLoad accepts.
+    if(HIP_LESSONS_AMD_TOOLCHAIN STREQUAL "hipcc")
+      set(device_only --genco)
+    else()
+      set(device_only ${HIP_LESSONS_AMD_CLANG_FLAGS} -x hip --cuda-device-only -O3)
+    endif()
     add_custom_command(
       OUTPUT "${file}"
-      COMMAND "${HIP_LESSONS_HIPCC}" --genco -std=c++17 ${arch_flags} -o "${file}" "${source}"
+      COMMAND "${CMAKE_CXX_COMPILER}" ${device_only} -std=c++17 ${arch_flags} -o "${file}"
+              "${source}"
       DEPENDS "${source}" ${depends}
       COMMENT "Building code object ${file}"
       VERBATIM)

@@ -50,13 +50,66 @@ if(_hl_platform STREQUAL "auto")
 endif()
 set(HIP_LESSONS_PLATFORM_RESOLVED "${_hl_platform}")
 
-if(HIP_LESSONS_PLATFORM_RESOLVED STREQUAL "amd" AND NOT CMAKE_CXX_COMPILER)
-  if(NOT HIP_LESSONS_HIPCC)
-    message(FATAL_ERROR
-      "HIP_LESSONS_PLATFORM=amd but hipcc was not found. Install ROCm, or on Debian/Ubuntu "
-      "'apt-get install hipcc libamdhip64-dev', or pass -DCMAKE_CXX_COMPILER=/path/to/hipcc.")
+# The AMD HIP compiler: HIP_LESSONS_AMD_COMPILER = auto (default) | hipcc | clang.
+# hipcc is ROCm's driver; a ROCm install's hipcc knows the current GPUs. Debian's hipcc 5.2
+# drives clang-15, which stops at gfx90a and gfx1030. Debian's clang-19 (with lld-19) compiles
+# HIP for gfx942, gfx1100 and gfx1201 too, with the same Debian HIP headers, runtime and device
+# libraries (HipLessonsPlatform.cmake supplies what they lack). auto takes hipcc from a ROCm
+# install when there is one, else the newest clang++-NN (NN >= 19) beside Debian's hipcc,
+# else hipcc. The result is HIP_LESSONS_AMD_TOOLCHAIN (hipcc | clang) and CMAKE_CXX_COMPILER;
+# a CMAKE_CXX_COMPILER given on the command line is used as it is.
+set(HIP_LESSONS_AMD_COMPILER "auto" CACHE STRING
+  "AMD HIP compiler: auto, hipcc, or clang (a clang++ of LLVM 19 or later, e.g. clang++-19)")
+set_property(CACHE HIP_LESSONS_AMD_COMPILER PROPERTY STRINGS auto hipcc clang)
+if(HIP_LESSONS_PLATFORM_RESOLVED STREQUAL "amd")
+  if(NOT HIP_LESSONS_AMD_COMPILER MATCHES "^(auto|hipcc|clang)$")
+    message(FATAL_ERROR "HIP_LESSONS_AMD_COMPILER='${HIP_LESSONS_AMD_COMPILER}' is not one of "
+                        "auto, hipcc, clang; pass a compiler path as CMAKE_CXX_COMPILER instead.")
   endif()
-  set(CMAKE_CXX_COMPILER "${HIP_LESSONS_HIPCC}" CACHE FILEPATH "C++ compiler (hipcc for AMD)")
+  find_program(HIP_LESSONS_HIP_CLANG NAMES clang++-22 clang++-21 clang++-20 clang++-19
+    DOC "clang++ of LLVM 19 or later, the HIP compiler for targets Debian's hipcc lacks")
+  if(NOT CMAKE_CXX_COMPILER)
+    set(_hl_amd_compiler "${HIP_LESSONS_AMD_COMPILER}")
+    if(_hl_amd_compiler STREQUAL "auto")
+      set(_hl_amd_compiler hipcc)
+      if(HIP_LESSONS_HIPCC)
+        get_filename_component(_hl_hipcc_real "${HIP_LESSONS_HIPCC}" REALPATH)
+        # /usr/bin/hipcc is the distribution's package (Debian, Ubuntu); ROCm installs its own
+        # under /opt/rocm (or ROCM_PATH).
+        if(_hl_hipcc_real MATCHES "^/usr/bin/" AND HIP_LESSONS_HIP_CLANG)
+          set(_hl_amd_compiler clang)
+        endif()
+      elseif(HIP_LESSONS_HIP_CLANG)
+        set(_hl_amd_compiler clang)
+      endif()
+    endif()
+    if(_hl_amd_compiler STREQUAL "clang")
+      if(NOT HIP_LESSONS_HIP_CLANG)
+        message(FATAL_ERROR "HIP_LESSONS_AMD_COMPILER=clang but no clang++-19 (or later) was "
+          "found; on Debian 12: 'apt-get install clang-19 lld-19'.")
+      endif()
+      set(CMAKE_CXX_COMPILER "${HIP_LESSONS_HIP_CLANG}" CACHE FILEPATH "C++ compiler (HIP clang)")
+    else()
+      if(NOT HIP_LESSONS_HIPCC)
+        message(FATAL_ERROR
+          "HIP_LESSONS_PLATFORM=amd but hipcc was not found. Install ROCm, or on Debian/Ubuntu "
+          "'apt-get install hipcc libamdhip64-dev', or pass -DCMAKE_CXX_COMPILER=/path/to/hipcc.")
+      endif()
+      set(CMAKE_CXX_COMPILER "${HIP_LESSONS_HIPCC}" CACHE FILEPATH "C++ compiler (hipcc for AMD)")
+    endif()
+  endif()
+  get_filename_component(_hl_cxx_name "${CMAKE_CXX_COMPILER}" NAME)
+  if(_hl_cxx_name MATCHES "clang")
+    set(HIP_LESSONS_AMD_TOOLCHAIN clang)
+  else()
+    set(HIP_LESSONS_AMD_TOOLCHAIN hipcc)
+  endif()
+  if(NOT HIP_LESSONS_AMD_COMPILER STREQUAL "auto" AND
+     NOT HIP_LESSONS_AMD_COMPILER STREQUAL HIP_LESSONS_AMD_TOOLCHAIN)
+    message(FATAL_ERROR "HIP_LESSONS_AMD_COMPILER=${HIP_LESSONS_AMD_COMPILER}, but this build "
+      "directory compiles with ${CMAKE_CXX_COMPILER} and CMake cannot change a configured "
+      "compiler: use a fresh build directory.")
+  endif()
 endif()
 if(HIP_LESSONS_PLATFORM_RESOLVED STREQUAL "nvidia" AND NOT CMAKE_CUDA_COMPILER)
   if(NOT HIP_LESSONS_NVCC)

@@ -2,9 +2,15 @@
 /// \brief Lesson 04's own occupancy calculator: resident blocks per CU from the device's
 /// budgets and a kernel's attributes, for the architectures whose rules were checked.
 ///
-/// Host code only: it takes numbers (Limits, hipFuncAttributes) and makes no HIP call, so
-/// test_occupancy_calculator.hip checks it without a GPU. main.hip compares every answer with
-/// hipOccupancyMaxActiveBlocksPerMultiprocessor and hipOccupancyMaxPotentialBlockSize.
+/// Two models, because on AMD they differ:
+/// - what the runtime answers (Calculator::predict, max_potential): hipOccupancy* on either
+///   platform. main.hip compares every answer with hipOccupancyMaxActiveBlocksPerMultiprocessor
+///   and hipOccupancyMaxPotentialBlockSize.
+/// - what the compiler and the hardware do (compiler_waves_per_simd, hardware_blocks_per_cu):
+///   the "Occupancy [waves/SIMD]" of clang's -Rpass-analysis=kernel-resource-usage remark,
+///   which the lesson04.compiler_occupancy.* tests compare kernel by kernel.
+/// Host code only: it takes numbers (Limits, hipFuncAttributes, KernelResources) and makes no
+/// HIP call, so test_occupancy_calculator.hip checks it without a GPU.
 #pragma once
 
 #include <hip/hip_runtime.h>
@@ -67,12 +73,158 @@ inline Prediction finish(Prediction p, int block, int max_block) {
   return p;
 }
 
+/// What the compiler reports about one kernel for one AMD target: the
+/// -Rpass-analysis=kernel-resource-usage remark ("SGPRs", "VGPRs", "AGPRs",
+/// "LDS Size [bytes/block]") and the code object's .max_flat_workgroup_size (1024 unless
+/// __launch_bounds__ says less). The HIP runtime reads the same code object: its
+/// hipFuncAttributes::numRegs is the metadata's .vgpr_count, which on gfx90a and later counts
+/// the AGPRs too (unified_vgprs()).
+struct KernelResources {
+  int sgprs = 0;                       ///< SGPRs, with those that VCC, flat scratch and XNACK take
+  int vgprs = 0;                       ///< architected VGPRs
+  int agprs = 0;                       ///< accumulation VGPRs (CDNA: gfx908 and later)
+  std::size_t lds = 0;                 ///< static LDS bytes per workgroup
+  int max_flat_workgroup_size = 1024;  ///< the largest block the kernel was compiled for
+};
+
+/// Where a kernel's AGPRs live.
+enum class AgprFile {
+  kNone,      ///< no AGPRs (GCN, RDNA)
+  kSeparate,  ///< gfx908: a second file of 256 per lane; the larger of the two counts limits
+  kUnified,   ///< gfx90a and later: one file of 512 per lane, AGPRs after the VGPRs rounded to 4
+};
+
+/// The residency rules of one AMD architecture. The first group is the hardware as the
+/// compiler models it (LLVM's AMDGPU backend: what "Occupancy [waves/SIMD]" is computed from);
+/// the last two fields are where the HIP runtime's own model (hipOccupancy*) differs.
+struct AmdArch {
+  const char* name;            ///< "gfx942"
+  const char* gpus;            ///< products, for tables
+  int wave_size;               ///< the wavefront size HIP compiles for (wave32 on gfx10+)
+  int simds_per_cu;            ///< SIMDs sharing a workgroup's waves (per WGP on RDNA)
+  int max_waves_per_simd;      ///< wave slots per SIMD
+  int vgprs_per_simd;          ///< VGPRs per lane of one SIMD, at wave_size
+  int vgpr_granule;            ///< VGPRs are allocated in units of this many
+  AgprFile agprs;              ///< where AGPRs live
+  bool sgprs_shared;           ///< gfx9: waves share 800 SGPRs; gfx10+: each has its own
+  std::size_t lds_per_cu;      ///< LDS the resident workgroups share (per WGP on RDNA)
+  int workgroups_per_cu;       ///< workgroups of more than one wave (barriers)
+  int hip_max_waves_per_simd;  ///< the runtime counts 8 on gfx9, 16 on gfx10+
+  std::size_t hip_lds_per_cu;  ///< the runtime divides the group segment size
+};
+
+/// The architectures the calculator models, with their sources (lesson 04's README, Sources):
+/// LLVM 19.1.7 (Debian's clang-19) for the compiler's rules, checked kernel by kernel by the
+/// lesson04.compiler_occupancy.* tests; gfx950 is unknown to LLVM 19, so its row comes from
+/// the LLVM sources that added it (LDS 160 KiB) and is not compiler-checked here. RDNA rows
+/// are for WGP mode, HIP's default (-mcumode halves SIMDs, LDS and the workgroup cap).
+inline const AmdArch kAmdArchs[] = {
+    // name, products, wave, SIMDs, waves, VGPRs, granule, AGPRs, shared SGPRs, LDS per CU,
+    // workgroups per CU; HIP runtime: waves, LDS per CU
+    {"gfx906", "MI50, MI60, Radeon VII (Vega 20)", 64, 4, 10, 256, 4, AgprFile::kNone, true,
+     64 << 10, 16, 8, 64 << 10},
+    {"gfx908", "MI100 (CDNA)", 64, 4, 10, 256, 4, AgprFile::kSeparate, true, 64 << 10, 16, 8,
+     64 << 10},
+    {"gfx90a", "MI210, MI250, MI250X (CDNA2)", 64, 4, 8, 512, 8, AgprFile::kUnified, true, 64 << 10,
+     16, 8, 64 << 10},
+    {"gfx942", "MI300X, MI325X (CDNA3)", 64, 4, 8, 512, 8, AgprFile::kUnified, true, 64 << 10, 16,
+     8, 64 << 10},
+    {"gfx950", "MI350X, MI355X (CDNA4)", 64, 4, 8, 512, 8, AgprFile::kUnified, true, 160 << 10, 16,
+     8, 160 << 10},
+    {"gfx1030", "RDNA2 (Navi 21)", 32, 4, 16, 1024, 16, AgprFile::kNone, false, 128 << 10, 32, 16,
+     64 << 10},
+    {"gfx1100", "Radeon RX 7900 (RDNA3)", 32, 4, 16, 1536, 24, AgprFile::kNone, false, 128 << 10,
+     32, 16, 64 << 10},
+    {"gfx1151", "Radeon 8060S, Strix Halo (RDNA3.5)", 32, 4, 16, 1536, 24, AgprFile::kNone, false,
+     128 << 10, 32, 16, 64 << 10},
+    {"gfx1200", "Radeon RX 9060 (RDNA4)", 32, 4, 16, 1536, 24, AgprFile::kNone, false, 128 << 10,
+     32, 16, 64 << 10},
+    {"gfx1201", "Radeon RX 9070 (RDNA4)", 32, 4, 16, 1536, 24, AgprFile::kNone, false, 128 << 10,
+     32, 16, 64 << 10},
+};
+
+/// The rules of \p arch (gcnArchName without its feature suffixes), or nullptr.
+inline const AmdArch* amd_arch(const std::string& arch) {
+  for (const AmdArch& a : kAmdArchs) {
+    if (arch == a.name) return &a;
+  }
+  return nullptr;
+}
+
+/// The VGPRs a wave takes from the SIMD's file: the architected ones plus, where AGPRs share
+/// the file (gfx90a+), the AGPRs after the VGPRs rounded up to 4; on gfx908 the larger of the
+/// two files. This is the code object's .vgpr_count (LLVM getTotalNumVGPRs).
+inline int unified_vgprs(const AmdArch& a, const KernelResources& k) {
+  if (a.agprs == AgprFile::kUnified && k.agprs > 0) {
+    return static_cast<int>(round_up(k.vgprs, 4)) + k.agprs;
+  }
+  if (a.agprs == AgprFile::kSeparate) return std::max(k.vgprs, k.agprs);
+  return k.vgprs;
+}
+
+/// Waves per SIMD that \p vgprs allow (LLVM getNumWavesPerEUWithNumVGPRs).
+inline int waves_by_vgprs(const AmdArch& a, int vgprs) {
+  if (vgprs < a.vgpr_granule) return a.max_waves_per_simd;
+  const int allocated = static_cast<int>(round_up(vgprs, a.vgpr_granule));
+  return std::min(std::max(a.vgprs_per_simd / allocated, 1), a.max_waves_per_simd);
+}
+
+/// Waves per SIMD that \p sgprs allow: gfx9's table (LLVM getOccupancyWithNumSGPRs for
+/// VOLCANIC_ISLANDS and later: 800 SGPRs, but the steps are the table's, not 800 / count);
+/// from gfx10 each wave slot has its own SGPRs.
+inline int waves_by_sgprs(const AmdArch& a, int sgprs) {
+  if (!a.sgprs_shared) return a.max_waves_per_simd;
+  const int waves = sgprs <= 80 ? 10 : sgprs <= 88 ? 9 : sgprs <= 100 ? 8 : 7;
+  return std::min(waves, a.max_waves_per_simd);
+}
+
+/// Waves per SIMD that the workgroup size and LDS allow, assuming every workgroup has the
+/// kernel's largest size (LLVM 19 getOccupancyWithLocalMemSize and getMaxWorkGroupsPerCU): a
+/// CU holds at most workgroups_per_cu workgroups of several waves (one wave each: as many as
+/// it has wave slots), and as many as its LDS holds; their waves spread over the SIMDs.
+/// Even without LDS this can be below the wave slots: a 1024-thread workgroup is 16 waves of
+/// 64, and gfx906's 40 slots hold two of them, 8 waves per SIMD, not 10.
+inline int waves_by_workgroups(const AmdArch& a, const KernelResources& k) {
+  const int waves_per_group = ceil_div(k.max_flat_workgroup_size, a.wave_size);
+  const int slots = a.max_waves_per_simd * a.simds_per_cu;
+  const int by_waves =
+      waves_per_group == 1 ? slots : std::min(slots / waves_per_group, a.workgroups_per_cu);
+  const std::size_t by_lds = a.lds_per_cu / std::max<std::size_t>(k.lds, 1);
+  if (by_lds == 0) return 1;  // more LDS than a CU has: the compiler assumes the worst
+  const int groups = static_cast<int>(std::min<std::size_t>(by_lds, by_waves));
+  return std::min(ceil_div(groups * waves_per_group, a.simds_per_cu), a.max_waves_per_simd);
+}
+
+/// The compiler's occupancy of a kernel: the "Occupancy [waves/SIMD]" of its
+/// -Rpass-analysis=kernel-resource-usage remark (LLVM GCNSubtarget::computeOccupancy), the
+/// smallest of the wave slots, the VGPRs, the SGPRs, and the workgroup size with LDS.
+inline int compiler_waves_per_simd(const AmdArch& a, const KernelResources& k) {
+  return std::min({a.max_waves_per_simd, waves_by_vgprs(a, unified_vgprs(a, k)),
+                   waves_by_sgprs(a, k.sgprs), waves_by_workgroups(a, k)});
+}
+
+/// Workgroups of \p block threads the hardware keeps resident on one CU (WGP), by the
+/// compiler's rules: waves per SIMD from the registers, LDS per CU, and the workgroup cap.
+/// Compare with Calculator::predict, which answers what the HIP runtime says.
+inline int hardware_blocks_per_cu(const AmdArch& a, const KernelResources& k, int block,
+                                  std::size_t dynamic_lds = 0) {
+  const int waves_per_block = ceil_div(block, a.wave_size);
+  const int waves = std::min(
+      {a.max_waves_per_simd, waves_by_vgprs(a, unified_vgprs(a, k)), waves_by_sgprs(a, k.sgprs)});
+  int blocks = a.simds_per_cu * waves / waves_per_block;
+  if (waves_per_block > 1) blocks = std::min(blocks, a.workgroups_per_cu);
+  const std::size_t lds = k.lds + dynamic_lds;
+  if (lds > 0) blocks = std::min(blocks, static_cast<int>(a.lds_per_cu / lds));
+  return blocks;
+}
+
 using hip_lessons::Platform;
 
-/// The allocation rules of the architectures this calculator models. Each number was checked
-/// against a source (see README): NVIDIA sm_90 against CUDA 13.0's cuda_occupancy.h (the
-/// occupancy calculator NVIDIA ships); AMD gfx90a against the HIP runtime's own occupancy
-/// function (hip_platform.cpp) and LLVM's AMDGPU register tables.
+/// The allocation rules of the architectures this calculator models, as the runtime of each
+/// platform answers hipOccupancyMaxActiveBlocksPerMultiprocessor: NVIDIA sm_90 as CUDA 13.0's
+/// cuda_occupancy.h computes it; AMD (kAmdArchs) as the HIP runtime's occupancy function
+/// (hip_platform.cpp) computes it, which differs from the hardware and compiler model
+/// (compiler_waves_per_simd, hardware_blocks_per_cu) where kAmdArchs' last two fields say.
 class Calculator {
  public:
   // Which vendor's rules apply: a binary uses the rules of the platform it was built for; the
@@ -80,13 +232,20 @@ class Calculator {
   explicit Calculator(const Limits& limits, Platform platform = hip_lessons::build_platform())
       : l_(limits) {
     if (platform == Platform::kAmd) {
-      if (l_.arch == "gfx90a") {
-        model_ = Model::kGfx90a;
-      } else {
+      amd_ = amd_arch(l_.arch);
+      if (amd_ == nullptr) {
+        std::string modelled;
+        for (const AmdArch& a : kAmdArchs)
+          modelled += (modelled.empty() ? "" : ", ") + std::string(a.name);
         why_not_ = hip_lessons::format(
-            "the calculator models gfx90a only; {} has other (or runtime-version-dependent) "
-            "VGPR budgets and wave limits that were not verified for this lesson",
+            "the calculator models {}; {} has other VGPR budgets or wave limits", modelled,
             l_.arch);
+      } else if (l_.warp_size != amd_->wave_size) {
+        why_not_ = hip_lessons::format("{} runs {}-thread wavefronts here; the model is for {}",
+                                       l_.arch, l_.warp_size, amd_->wave_size);
+        amd_ = nullptr;
+      } else {
+        model_ = Model::kAmd;
       }
     } else if (l_.major != 9 || l_.minor != 0) {
       why_not_ = "the calculator models sm_90 only; this device is " + l_.arch;
@@ -103,10 +262,12 @@ class Calculator {
 
   bool models() const { return model_ != Model::kNone; }
   const std::string& why_not() const { return why_not_; }
+  /// The AMD architecture's rules, when the model is AMD's.
+  const AmdArch* amd() const { return amd_; }
   /// Warp (wave) slots per CU in the model: the denominator of occupancy.
   int slots() const {
-    return model_ == Model::kGfx90a ? kGfx90aSimds * kGfx90aWavesPerSimd
-                                    : l_.max_threads_per_cu / l_.warp_size;
+    return model_ == Model::kAmd ? amd_->simds_per_cu * amd_->hip_max_waves_per_simd
+                                 : l_.max_threads_per_cu / l_.warp_size;
   }
   /// Occupancy in percent: the warps of \p blocks blocks of \p block threads over the slots.
   double occupancy_percent(int blocks, int block) const {
@@ -114,25 +275,38 @@ class Calculator {
   }
 
   /// Resident blocks per CU of a kernel with \p attributes at \p block threads and
-  /// \p dynamic_shared bytes of dynamic shared memory per block.
+  /// \p dynamic_shared bytes of dynamic shared memory per block: the runtime's answer. On AMD
+  /// hipFuncAttributes carries no SGPR count, so SGPRs are taken not to limit (true below 81).
   Prediction predict(const hipFuncAttributes& a, int block, std::size_t dynamic_shared) const {
     const int max_block = std::min(l_.max_threads_per_block, a.maxThreadsPerBlock);
-    return model_ == Model::kSm90 ? sm90(a, block, dynamic_shared, max_block)
-                                  : gfx90a(a, block, dynamic_shared, max_block);
+    if (model_ == Model::kSm90) return sm90(a, block, dynamic_shared, max_block);
+    if (model_ == Model::kAmd) {
+      return hip_amd(attributes_to_resources(a), block, dynamic_shared, max_block);
+    }
+    return {};
+  }
+
+  /// The same for AMD from the compiler's report, SGPRs included: what
+  /// hipOccupancyMaxActiveBlocksPerMultiprocessor answers for that kernel.
+  Prediction predict(const KernelResources& k, int block, std::size_t dynamic_shared) const {
+    if (model_ != Model::kAmd) return {};
+    const int max_block = std::min(l_.max_threads_per_block, k.max_flat_workgroup_size);
+    return hip_amd(k, block, dynamic_shared, max_block);
   }
 
   /// The block size with the most resident threads, and the grid that makes them all
   /// resident: what hipOccupancyMaxPotentialBlockSize should answer (with no block limit).
   std::pair<int, int> max_potential(const hipFuncAttributes& a, std::size_t dynamic_shared) const {
     const int max_block = std::min(l_.max_threads_per_block, a.maxThreadsPerBlock);
-    if (model_ == Model::kGfx90a) {
-      // The HIP runtime does not search: it takes the threads that fit by waves and VGPRs,
+    if (model_ == Model::kAmd) {
+      // The HIP runtime does not search: it takes the threads that fit by waves and registers,
       // capped by the device's largest block (not the kernel's), as the block size, then as
       // many of those blocks as fit by waves and by LDS.
-      const int threads = kGfx90aSimds * gfx90a_waves_per_simd(a) * l_.warp_size;
+      const KernelResources k = attributes_to_resources(a);
+      const int threads = amd_->simds_per_cu * hip_waves_per_simd(k) * l_.warp_size;
       const int best =
           std::min(threads, static_cast<int>(round_up(l_.max_threads_per_block, l_.warp_size)));
-      const int lds_blocks = gfx90a(a, best, dynamic_shared, max_block).by_shared;
+      const int lds_blocks = hip_amd(k, best, dynamic_shared, max_block).by_shared;
       return {best, l_.compute_units * std::min(threads / best, lds_blocks)};
     }
     // CUDA (and the HIP-on-CUDA layer) search from the largest block down in warp steps and
@@ -152,7 +326,7 @@ class Calculator {
   }
 
  private:
-  enum class Model { kNone, kSm90, kGfx90a };
+  enum class Model { kNone, kSm90, kAmd };
 
   //! [sm90_rules]
   // NVIDIA sm_90 (cuda_occupancy.h): registers are allocated per warp in units of 256, in 4
@@ -194,44 +368,60 @@ class Calculator {
   }
   //! [sm90_rules]
 
-  //! [gfx90a_rules]
-  // AMD gfx90a (CDNA2) as the HIP runtime models it: 4 SIMDs per CU, at most 8 waves per SIMD
-  // counted, 512 VGPRs per SIMD lane allocated in granules of 8, 64 KiB of LDS per CU. SGPRs
-  // can also limit waves (800 per SIMD, in units of 16), but hipFuncGetAttributes does not
-  // report a kernel's SGPRs; the calculator assumes they do not limit (true below 96 SGPRs).
-  static constexpr int kGfx90aSimds = 4;
-  static constexpr int kGfx90aWavesPerSimd = 8;
-  static constexpr int kGfx90aVgprsPerLane = 512;
-  static constexpr int kGfx90aVgprGranule = 8;
-  static constexpr std::size_t kGfx90aLdsPerCu = 64 * 1024;
-
-  static int gfx90a_waves_per_simd(const hipFuncAttributes& a) {
-    const int by_vgprs =
-        a.numRegs > 0
-            ? kGfx90aVgprsPerLane / static_cast<int>(round_up(a.numRegs, kGfx90aVgprGranule))
-            : kGfx90aWavesPerSimd;
-    return std::min(kGfx90aWavesPerSimd, by_vgprs);
+  //! [amd_rules]
+  // AMD as the HIP runtime models it (hip_platform.cpp, ihipOccupancyMaxActiveBlocksPer-
+  // Multiprocessor): SIMDs x waves per SIMD x wave size threads per CU, where waves per SIMD is
+  // the smallest of the runtime's cap (8 on gfx9, 16 on gfx10+), the VGPR file over the
+  // kernel's .vgpr_count rounded to the granule, and on gfx9 800 SGPRs over the SGPR count
+  // rounded to 16; then as many blocks as fit in those threads, and in the group segment's LDS.
+  // No workgroup cap. numRegs (= .vgpr_count) already holds the AGPRs on gfx90a and later.
+  static KernelResources attributes_to_resources(const hipFuncAttributes& a) {
+    KernelResources k;
+    k.vgprs = a.numRegs;
+    k.lds = a.sharedSizeBytes;
+    k.max_flat_workgroup_size = a.maxThreadsPerBlock;
+    return k;
   }
 
-  Prediction gfx90a(const hipFuncAttributes& a, int block, std::size_t dynamic_shared,
-                    int max_block) const {
+  // Waves per SIMD the registers allow in the runtime's count (kUnlimited when nothing is
+  // known): the VGPR file over .vgpr_count rounded up to the granule, and on gfx9 800 SGPRs
+  // over the SGPR count rounded up to 16 (not the compiler's table: waves_by_sgprs).
+  int hip_register_waves(const KernelResources& k) const {
+    int waves = kUnlimited;
+    const int vgprs = unified_vgprs(*amd_, k);
+    if (vgprs > 0) {
+      waves = amd_->vgprs_per_simd / static_cast<int>(round_up(vgprs, amd_->vgpr_granule));
+    }
+    if (amd_->sgprs_shared && k.sgprs > 0) {
+      waves = std::min(waves, kSgprsPerSimd / static_cast<int>(round_up(k.sgprs, kSgprGranule)));
+    }
+    return waves;
+  }
+  int hip_waves_per_simd(const KernelResources& k) const {
+    return std::min(amd_->hip_max_waves_per_simd, hip_register_waves(k));
+  }
+  static constexpr int kSgprsPerSimd = 800;
+  static constexpr int kSgprGranule = 16;
+
+  Prediction hip_amd(const KernelResources& k, int block, std::size_t dynamic_shared,
+                     int max_block) const {
     Prediction p;
     const int threads_per_block = static_cast<int>(round_up(block, l_.warp_size));
-    p.by_slots = kGfx90aSimds * kGfx90aWavesPerSimd * l_.warp_size / threads_per_block;
-    if (a.numRegs > 0) {
-      const int vgpr_waves =
-          kGfx90aVgprsPerLane / static_cast<int>(round_up(a.numRegs, kGfx90aVgprGranule));
-      p.by_registers = kGfx90aSimds * vgpr_waves * l_.warp_size / threads_per_block;
-    }
-    const std::size_t lds = a.sharedSizeBytes + dynamic_shared;
-    if (lds > 0) p.by_shared = static_cast<int>(kGfx90aLdsPerCu / lds);
+    const int simd_threads = amd_->simds_per_cu * l_.warp_size;
+    p.by_slots = simd_threads * amd_->hip_max_waves_per_simd / threads_per_block;
+    const int register_waves = hip_register_waves(k);
+    if (register_waves != kUnlimited)
+      p.by_registers = simd_threads * register_waves / threads_per_block;
+    const std::size_t lds = k.lds + dynamic_shared;
+    if (lds > 0) p.by_shared = static_cast<int>(amd_->hip_lds_per_cu / lds);
     // The runtime's model has no blocks-per-CU cap: by_block_cap stays unlimited.
     return finish(p, block, max_block);
   }
-  //! [gfx90a_rules]
+  //! [amd_rules]
 
   Limits l_;
   Model model_ = Model::kNone;
+  const AmdArch* amd_ = nullptr;
   std::string why_not_;
 };
 
