@@ -32,27 +32,28 @@ __global__ void read_clock_and_unit(long long* clock, unsigned* unit, unsigned* 
   if (__smid() != unit[blockIdx.x]) same_unit[blockIdx.x] = 0;  // a block never migrates
 }
 
-// HIP 5.2's header has no hipDeviceAttributeWallClockRate; find out at compile time.
+// HIP 5.2's header has no hipDeviceAttributeWallClockRate; find out at compile time. The
+// answer is an int: -1 is no enumerator, and clang 19 refuses it as a constant of the enum.
 template <class A>
-constexpr auto wall_clock_rate(int) -> decltype(A::hipDeviceAttributeWallClockRate, A()) {
-  return A::hipDeviceAttributeWallClockRate;
+constexpr auto wall_clock_rate(int) -> decltype(A::hipDeviceAttributeWallClockRate, int()) {
+  return static_cast<int>(A::hipDeviceAttributeWallClockRate);
 }
 template <class A>
-constexpr A wall_clock_rate(long) {
-  return static_cast<A>(-1);
+constexpr int wall_clock_rate(long) {
+  return -1;
 }
 
 int main() {
   const int no_gpu = hip_api_test::require_gpu();
   if (no_gpu >= 0) return no_gpu;
 
-  constexpr hipDeviceAttribute_t rate_attribute = wall_clock_rate<hipDeviceAttribute_t>(0);
-  if (static_cast<int>(rate_attribute) < 0) {
+  constexpr int rate_attribute = wall_clock_rate<hipDeviceAttribute_t>(0);
+  if (rate_attribute < 0) {
     std::printf("skipped: this HIP has no hipDeviceAttributeWallClockRate\n");
     return hip_api_test::kExitSkip;
   }
   int rate_khz = 0;
-  CHECK_HIP(hipDeviceGetAttribute(&rate_khz, rate_attribute, 0),
+  CHECK_HIP(hipDeviceGetAttribute(&rate_khz, static_cast<hipDeviceAttribute_t>(rate_attribute), 0),
             "hipDeviceGetAttribute(hipDeviceAttributeWallClockRate)");
   CHECK(rate_khz > 0, hip_api_test::fmt("wall clock rate %d kHz > 0", rate_khz));
   int units = 0;
