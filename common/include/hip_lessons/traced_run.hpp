@@ -35,23 +35,42 @@
 
 namespace hip_lessons {
 
+/// What a TracedRun does when its buffer is full.
+enum class Overflow {
+  kThrow,       ///< reserve() throws: a run that must be traced whole
+  kKeepLatest,  ///< the buffer is a ring: the newest launches overwrite the oldest, whose
+                ///< records finish() then leaves out (a tenant that runs until told to stop)
+};
+
 /// A traced run of one or more launches; see the file comment.
 class TracedRun {
  public:
   /// Room for \p max_blocks blocks over every launch of the run; the schedule is kept in
   /// \p file as \p name.
-  TracedRun(TraceFile& file, std::string name, std::size_t max_blocks)
-      : file_(file), name_(std::move(name)), records_(max_blocks) {
+  TracedRun(TraceFile& file, std::string name, std::size_t max_blocks,
+            Overflow overflow = Overflow::kThrow)
+      : file_(file), name_(std::move(name)), records_(max_blocks), overflow_(overflow) {
     records_.poison();  // a block that never stores its record is caught by finish()
   }
 
   /// The BlockTrace for the next launch: \p blocks blocks of \p kernel on \p stream (the
-  /// lesson's own stream number, shown as the trace's track). Throws when the run is full.
+  /// lesson's own stream number, shown as the trace's track). Throws when the run is full
+  /// (with Overflow::kThrow, or when one launch alone does not fit).
   BlockTrace reserve(const std::string& kernel, unsigned blocks, int stream) {
+    if (used_ + blocks > records_.size() && overflow_ == Overflow::kKeepLatest &&
+        blocks <= records_.size()) {
+      used_ = 0;
+    }
     if (used_ + blocks > records_.size()) {
       throw std::length_error(
           format("block trace full: {} + {} blocks > {}", used_, blocks, records_.size()));
     }
+    const std::size_t from = used_;
+    launches_.erase(std::remove_if(launches_.begin(), launches_.end(),
+                                   [&](const Launch& l) {
+                                     return l.first < from + blocks && from < l.first + l.blocks;
+                                   }),
+                    launches_.end());
     launches_.push_back({kernel, stream, used_, blocks});
     BlockTrace trace{records_.data() + used_};
     used_ += blocks;
@@ -114,6 +133,7 @@ class TracedRun {
   std::string name_;
   DeviceBuffer<BlockRecord> records_;
   std::vector<Launch> launches_;
+  Overflow overflow_;
   std::size_t used_ = 0;
 };
 

@@ -1,0 +1,262 @@
+/// \file lessons/08_sharing_a_gpu/kernels.hpp
+/// \brief The two tenants of lesson 08: a victim that launches one small kernel at a time and
+/// waits for it, and an aggressor that keeps the whole GPU busy with long kernels; their host
+/// references, and the streams that split the GPU between them.
+#pragma once
+
+#include <hip/hip_runtime.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "hip_lessons/block_trace.hpp"
+#include "hip_lessons/device.hpp"
+#include "hip_lessons/driver_api.hpp"
+#include "hip_lessons/hip_check.hpp"
+#include "hip_lessons/spin_kernel.hpp"
+#include "hip_lessons/traced_run.hpp"
+#include "hip_lessons/validation.hpp"
+#include "tenants.hpp"
+
+namespace sharing {
+
+namespace hl = hip_lessons;
+
+/// Threads of the victim's one block, and of each of the aggressor's blocks.
+constexpr unsigned int kVictimThreads = 64;
+constexpr unsigned int kAggressorThreads = 256;
+
+/// What both kernels write: \p x mixed with \p salt, so every output slot and every round
+/// has its own value and a slot written by the wrong launch does not match.
+__host__ __device__ inline std::uint32_t scramble(std::uint32_t x, std::uint32_t salt) {
+  x ^= salt * 0x9E3779B9u;
+  x *= 0x85EBCA6Bu;
+  return x ^ (x >> 13);
+}
+
+//! [tenant_kernels]
+// The victim: one block that works for `ticks` of the device clock, then writes its result.
+__global__ void victim_kernel(const std::uint32_t* in, std::uint32_t* out, unsigned int launch,
+                              long long ticks, hl::BlockTrace trace) {
+  hl::BlockTimer timer(trace);
+  hl::spin_for_ticks(ticks);
+  if (threadIdx.x == 0) out[launch] = scramble(in[launch], launch);
+  timer.stop();
+}
+
+// The aggressor: as many blocks as the GPU holds at once, each busy for `ticks`; a kernel the
+// victim's block has to get past, on the same SMs or in the same time slice.
+__global__ void aggressor_kernel(const std::uint32_t* in, std::uint32_t* out, unsigned int round,
+                                 long long ticks, hl::BlockTrace trace) {
+  hl::BlockTimer timer(trace);
+  hl::spin_for_ticks(ticks);
+  if (threadIdx.x == 0) out[blockIdx.x] = scramble(in[blockIdx.x], round);
+  timer.stop();
+}
+//! [tenant_kernels]
+
+/// The aggressor's grid: every block it can keep resident on the device at once.
+inline unsigned int aggressor_blocks(const hl::Device& device) {
+  return static_cast<unsigned int>(device.compute_units() *
+                                   (device.props.maxThreadsPerMultiProcessor / kAggressorThreads));
+}
+
+/// The host reference of \p launches victim launches (or of one aggressor round, \p salt
+/// fixed): what `out` must hold.
+inline std::vector<std::uint32_t> expected(const std::vector<std::uint32_t>& in, std::size_t count,
+                                           std::optional<std::uint32_t> round = std::nullopt) {
+  std::vector<std::uint32_t> out(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    out[i] = scramble(in[i], round ? *round : static_cast<std::uint32_t>(i));
+  }
+  return out;
+}
+
+/// Two streams that divide the GPU: the victim's on the first \p victim_units compute units,
+/// the aggressor's on all the others. AMD: CU-masked streams (lesson 06; a mask bit is a CU on
+/// CDNA). NVIDIA: a green context of at least \p victim_units SMs and one of the SMs left.
+struct SplitStreams {
+  hipStream_t victim = nullptr, aggressor = nullptr;
+  int victim_units = 0;
+  void* contexts[2] = {nullptr, nullptr};  // NVIDIA: the green contexts that own the SMs
+};
+
+inline SplitStreams split_the_gpu(const hl::Device& device, int victim_units) {
+  SplitStreams split;
+#if defined(__HIP_PLATFORM_AMD__)
+  std::vector<std::uint32_t> victim((device.compute_units() + 31) / 32, 0u), rest = victim;
+  for (int cu = 0; cu < device.compute_units(); ++cu) {
+    (cu < victim_units ? victim : rest)[cu / 32] |= 1u << (cu % 32);
+  }
+  const auto words = static_cast<std::uint32_t>(victim.size());
+  HIP_CHECK(hipExtStreamCreateWithCUMask(&split.victim, words, victim.data()));
+  HIP_CHECK(hipExtStreamCreateWithCUMask(&split.aggressor, words, rest.data()));
+  split.victim_units = victim_units;
+#else
+  HIP_LESSONS_DRIVER_FUNCTION(cuDeviceGet, 2000);
+  HIP_LESSONS_DRIVER_FUNCTION(cuDeviceGetDevResource, 12040);
+  HIP_LESSONS_DRIVER_FUNCTION(cuDevSmResourceSplitByCount, 12040);
+  HIP_LESSONS_DRIVER_FUNCTION(cuDevResourceGenerateDesc, 12040);
+  HIP_LESSONS_DRIVER_FUNCTION(cuGreenCtxCreate, 12040);
+  HIP_LESSONS_DRIVER_FUNCTION(cuGreenCtxStreamCreate, 12050);
+  CUdevice dev = 0;
+  CUdevResource whole{}, sms[2]{};
+  unsigned int groups = 1;
+  CU_CHECK(cuDeviceGet(&dev, device.index));
+  CU_CHECK(cuDeviceGetDevResource(dev, &whole, CU_DEV_RESOURCE_TYPE_SM));
+  // One group of at least victim_units SMs (the driver rounds up); the rest for the aggressor.
+  CU_CHECK(cuDevSmResourceSplitByCount(&sms[0], &groups, &whole, &sms[1], 0,
+                                       static_cast<unsigned int>(victim_units)));
+  hipStream_t* streams[2] = {&split.victim, &split.aggressor};
+  for (int i = 0; i < 2; ++i) {
+    CUdevResourceDesc desc = nullptr;
+    CU_CHECK(cuDevResourceGenerateDesc(&desc, &sms[i], 1));
+    CUgreenCtx green = nullptr;
+    CU_CHECK(cuGreenCtxCreate(&green, desc, dev, CU_GREEN_CTX_DEFAULT_STREAM));
+    CUstream stream = nullptr;
+    CU_CHECK(cuGreenCtxStreamCreate(&stream, green, CU_STREAM_NON_BLOCKING, 0));
+    *streams[i] = stream;
+    split.contexts[i] = green;
+  }
+  split.victim_units = static_cast<int>(sms[0].sm.smCount);
+#endif
+  return split;
+}
+
+/// Ends both streams (after their work), then their green contexts (NVIDIA), which would leave
+/// their streams behind unusable.
+inline void destroy(SplitStreams& split) {
+  HIP_CHECK(hipStreamSynchronize(split.victim));
+  HIP_CHECK(hipStreamSynchronize(split.aggressor));
+#if defined(__HIP_PLATFORM_AMD__)
+  HIP_CHECK(hipStreamDestroy(split.victim));
+  HIP_CHECK(hipStreamDestroy(split.aggressor));
+#else
+  HIP_LESSONS_DRIVER_FUNCTION(cuStreamDestroy, 4000);
+  HIP_LESSONS_DRIVER_FUNCTION(cuGreenCtxDestroy, 12040);
+  CU_CHECK(cuStreamDestroy(split.victim));
+  CU_CHECK(cuStreamDestroy(split.aggressor));
+  for (void* green : split.contexts) CU_CHECK(cuGreenCtxDestroy(static_cast<CUgreenCtx>(green)));
+#endif
+}
+
+/// What a tenant process needs: its device, the clock rate, its sizes, and where its traced
+/// runs go.
+struct Tenancy {
+  hl::Device device;
+  double ticks_per_us;
+  unsigned int launches;             // the victim's, --size
+  double victim_us, aggressor_us;    // how long each block works
+  std::uint64_t seed;
+  hl::TraceFile& traces;
+};
+
+// Keeps three aggressor kernels queued on `stream` (top_up() between the victim's launches), so
+// the GPU is never without its blocks; every round is traced into a ring of the last 64.
+class Aggressor {
+ public:
+  Aggressor(const Tenancy& t, hipStream_t stream)
+      : stream_(stream), blocks_(aggressor_blocks(t.device)), in_(blocks_), ticks_(std::llround(t.aggressor_us * t.ticks_per_us)),
+        run_(t.traces, "aggressor", 64 * std::size_t{blocks_}, hl::Overflow::kKeepLatest) {
+    hl::fill_random_words(in_, t.seed + 1);
+    HIP_CHECK(hipMalloc(&d_in_, blocks_ * sizeof(std::uint32_t)));
+    HIP_CHECK(hipMalloc(&d_out_, blocks_ * sizeof(std::uint32_t)));
+    HIP_CHECK(hipMemcpy(d_in_, in_.data(), blocks_ * sizeof(std::uint32_t), hipMemcpyHostToDevice));
+    HIP_CHECK(hipMemsetAsync(d_out_, 0xFF, blocks_ * sizeof(std::uint32_t), stream_));
+    for (hipEvent_t& e : done_) HIP_CHECK(hipEventCreateWithFlags(&e, hipEventDisableTiming));
+    start_ = std::chrono::steady_clock::now();
+  }
+  ~Aggressor() {
+    for (hipEvent_t e : done_) (void)hipEventDestroy(e);
+    (void)hipFree(d_in_);
+    (void)hipFree(d_out_);
+  }
+
+  void top_up() {
+    while (rounds_ - finished_ < 3) {
+      hipLaunchKernelGGL(aggressor_kernel, dim3(blocks_), dim3(kAggressorThreads), 0, stream_, d_in_,
+                         d_out_, rounds_, ticks_, run_.reserve("aggressor", blocks_, 1));
+      HIP_CHECK(hipGetLastError());
+      HIP_CHECK(hipEventRecord(done_[rounds_ % 3], stream_));
+      ++rounds_;
+    }
+    while (finished_ < rounds_ && hipEventQuery(done_[finished_ % 3]) == hipSuccess) ++finished_;
+  }
+
+  // Stops launching, waits for the queue, and reports its rounds per second, whether the last
+  // round's output is right, and its traced blocks on `unit` between `from` and `to` (ns).
+  void finish(std::vector<TenantBlock>& moment, unsigned unit, std::int64_t from, std::int64_t to) {
+    HIP_CHECK(hipStreamSynchronize(stream_));
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    std::vector<std::uint32_t> out(blocks_);
+    HIP_CHECK(hipMemcpy(out.data(), d_out_, blocks_ * sizeof(std::uint32_t), hipMemcpyDeviceToHost));
+    correct_ = !hl::first_mismatch(expected(in_, blocks_, rounds_ - 1), out);
+    rate_ = rounds_ / seconds;
+    const hl::Schedule schedule = run_.finish();
+    const std::int64_t origin = schedule.device_clock_origin_ns().value_or(0);
+    for (const hl::TracedBlock& b : schedule.blocks()) {
+      const std::int64_t start = origin + std::llround(b.start_us * 1000), end = origin + std::llround(b.end_us * 1000);
+      if (b.unit == unit && end >= from && start <= to) moment.push_back({"aggressor", b.unit, start, end});
+    }
+  }
+  std::string result() const { return hl::format("aggressor_correct={} rounds_per_s={}", correct_ ? 1 : 0, rate_); }
+
+ private:
+  hipStream_t stream_;
+  unsigned int blocks_;
+  std::vector<std::uint32_t> in_;
+  long long ticks_;
+  hl::TracedRun run_;
+  std::uint32_t *d_in_ = nullptr, *d_out_ = nullptr;
+  hipEvent_t done_[3] = {};
+  unsigned int rounds_ = 0, finished_ = 0;
+  std::chrono::steady_clock::time_point start_;
+  bool correct_ = false;
+  double rate_ = 0;
+};
+
+// The victim's loop: launch one small kernel, wait for it, note how long that took. `between`
+// runs before each launch (an aggressor in the same process tops up its queue there). The last
+// launch is traced, which shows where its block ran and when.
+inline std::string run_victim(const Tenancy& t, hipStream_t stream, std::vector<TenantBlock>& moment,
+                       const std::function<void()>& between) {
+  const unsigned int n = t.launches;
+  std::vector<std::uint32_t> in(n), out(n);
+  hl::fill_random_words(in, t.seed);
+  std::uint32_t *d_in = nullptr, *d_out = nullptr;
+  HIP_CHECK(hipMalloc(&d_in, n * sizeof(std::uint32_t)));
+  HIP_CHECK(hipMalloc(&d_out, n * sizeof(std::uint32_t)));
+  HIP_CHECK(hipMemcpy(d_in, in.data(), n * sizeof(std::uint32_t), hipMemcpyHostToDevice));
+  HIP_CHECK(hipMemsetAsync(d_out, 0xFF, n * sizeof(std::uint32_t), stream));
+  const long long ticks = std::llround(t.victim_us * t.ticks_per_us);
+  hl::TracedRun last(t.traces, "victim", 1);
+  for (unsigned int i = 0; i < 5; ++i) {  // warm-up: module load, first-launch costs
+    hipLaunchKernelGGL(victim_kernel, dim3(1), dim3(kVictimThreads), 0, stream, d_in, d_out, i, ticks, hl::BlockTrace{});
+    HIP_CHECK(hipStreamSynchronize(stream));
+  }
+  std::vector<double> latency_us;
+  for (unsigned int i = 0; i < n; ++i) {
+    between();
+    const auto launched = std::chrono::steady_clock::now();
+    hipLaunchKernelGGL(victim_kernel, dim3(1), dim3(kVictimThreads), 0, stream, d_in, d_out, i,
+                       ticks, i + 1 == n ? last.reserve("victim", 1, 0) : hl::BlockTrace{});
+    HIP_CHECK(hipStreamSynchronize(stream));
+    latency_us.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - launched).count());
+  }
+  HIP_CHECK(hipMemcpy(out.data(), d_out, n * sizeof(std::uint32_t), hipMemcpyDeviceToHost));
+  HIP_CHECK(hipFree(d_in));
+  HIP_CHECK(hipFree(d_out));
+  const hl::Schedule traced = last.finish();
+  const hl::TracedBlock& b = traced.blocks().at(0);
+  const std::int64_t origin = traced.device_clock_origin_ns().value_or(0);
+  moment.push_back({"victim", b.unit, origin + std::llround(b.start_us * 1000), origin + std::llround(b.end_us * 1000)});
+  const Latencies l = percentiles(latency_us);
+  return hl::format("victim_correct={} p50_us={} p99_us={} max_us={}", hl::first_mismatch(expected(in, n), out) ? 0 : 1, l.p50, l.p99, l.max);
+}
+
+}  // namespace sharing

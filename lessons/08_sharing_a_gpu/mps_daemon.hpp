@@ -1,0 +1,232 @@
+/// \file lessons/08_sharing_a_gpu/mps_daemon.hpp
+/// \brief NVIDIA's MPS control daemon, started and stopped by this lesson, and only when asked.
+///
+/// MPS (Multi-Process Service) lets the kernels of several CUDA processes run side by side on
+/// one GPU: the control daemon starts one MPS server, which owns the GPU's context and takes the
+/// work of every client process (NVIDIA's "Multi-Process Service" guide). A process becomes a
+/// client when CUDA finds the daemon through CUDA_MPS_PIPE_DIRECTORY (default /tmp/nvidia-mps).
+/// This lesson gives its daemon private pipe and log folders, so only the children it points
+/// there become clients, and stops it on every way out: at the end, after a failed check or an
+/// exception (the destructor), and on SIGINT or SIGTERM (a handler sends "quit" itself). It never
+/// touches a daemon it did not start: one that is already running makes the MPS settings a skip
+/// that says where it is. Host code only; unit-tested with a stand-in control program.
+#pragma once
+
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <dirent.h>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "hip_lessons/child_process.hpp"
+#include "hip_lessons/format.hpp"
+
+namespace sharing {
+
+namespace hl = hip_lessons;
+
+/// A process of MPS (control daemon or server) found running, and the pipe folder it serves.
+struct MpsProcess {
+  int pid = 0;
+  std::string command;         ///< its command line, e.g. "nvidia-cuda-mps-control -d"
+  std::string pipe_directory;  ///< CUDA_MPS_PIPE_DIRECTORY in its environment, or the default
+};
+
+/// The MPS processes under \p proc_root (a /proc tree): every process whose name starts with
+/// "nvidia-cuda-mps" (the kernel keeps 15 characters of a name) and that has not ended (zombies
+/// are left out). A process whose environment
+/// cannot be read (another user's, without root) gets the default pipe folder "/tmp/nvidia-mps".
+inline std::vector<MpsProcess> running_mps_processes(const std::string& proc_root = "/proc") {
+  std::vector<MpsProcess> found;
+  DIR* dir = ::opendir(proc_root.c_str());
+  if (dir == nullptr) return found;
+  for (dirent* entry; (entry = ::readdir(dir)) != nullptr;) {
+    const std::string pid = entry->d_name;
+    if (pid.empty() || pid.find_first_not_of("0123456789") != std::string::npos) continue;
+    const auto read = [&](const char* file) {
+      std::ifstream in(proc_root + "/" + pid + "/" + file, std::ios::binary);
+      return std::string(std::istreambuf_iterator<char>(in), {});
+    };
+    if (read("comm").rfind("nvidia-cuda-mps", 0) != 0) continue;
+    // A process that has ended but not been reaped yet (state Z) runs nothing.
+    const std::string stat = read("stat");
+    const std::size_t name_end = stat.rfind(')');
+    if (name_end != std::string::npos && stat.size() > name_end + 2 &&
+        (stat[name_end + 2] == 'Z' || stat[name_end + 2] == 'X')) {
+      continue;
+    }
+    MpsProcess p{std::stoi(pid), read("cmdline"), "/tmp/nvidia-mps"};
+    for (char& c : p.command) c = c == '\0' ? ' ' : c;
+    while (!p.command.empty() && p.command.back() == ' ') p.command.pop_back();
+    std::istringstream environment(read("environ"));
+    for (std::string variable; std::getline(environment, variable, '\0');) {
+      if (variable.rfind("CUDA_MPS_PIPE_DIRECTORY=", 0) == 0) p.pipe_directory = variable.substr(24);
+    }
+    found.push_back(p);
+  }
+  ::closedir(dir);
+  return found;
+}
+
+/// The control program: $HIP_LESSONS_MPS_CONTROL (tests give a stand-in), else
+/// nvidia-cuda-mps-control from PATH; empty when there is none.
+inline std::string mps_control_program() {
+  if (const char* given = std::getenv("HIP_LESSONS_MPS_CONTROL")) return given;
+  const char* path = std::getenv("PATH");
+  std::istringstream folders(path != nullptr ? path : "/usr/bin:/bin");
+  for (std::string folder; std::getline(folders, folder, ':');) {
+    const std::string candidate = folder + "/nvidia-cuda-mps-control";
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+  }
+  return "";
+}
+
+namespace detail {
+// What the signal handler needs, prepared before it can run: async-signal-safe code cannot
+// allocate, so the control program and its environment are kept as C strings.
+inline char g_control[4096];
+inline char g_pipe_variable[4200];
+inline char g_log_variable[4200];
+inline volatile sig_atomic_t g_running = 0;
+
+// Runs "control" with "quit" on its standard input, with only async-signal-safe calls.
+inline void quit_from_handler() {
+  int fds[2];
+  if (::pipe(fds) != 0) return;
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::dup2(fds[0], STDIN_FILENO);
+    ::close(fds[0]);
+    ::close(fds[1]);
+    char* argv[] = {g_control, nullptr};
+    char* envp[] = {g_pipe_variable, g_log_variable, nullptr};
+    ::execve(g_control, argv, envp);
+    ::_exit(127);
+  }
+  ::close(fds[0]);
+  if (pid > 0) {
+    const char quit[] = "quit\n";
+    (void)!::write(fds[1], quit, sizeof quit - 1);
+  }
+  ::close(fds[1]);
+  if (pid > 0) ::waitpid(pid, nullptr, 0);
+}
+
+inline void on_signal(int signal) {
+  if (g_running) quit_from_handler();
+  g_running = 0;
+  ::signal(signal, SIG_DFL);
+  ::raise(signal);
+}
+}  // namespace detail
+
+/// An MPS control daemon this process started, with private pipe and log folders. The
+/// destructor (and SIGINT/SIGTERM) stops it. Move-only in effect: made once, by start().
+class MpsDaemon {
+ public:
+  /// Starts the daemon, or says why MPS cannot be used here: no control program, not root
+  /// (the daemon and its server run as root on a shared GPU, and the lesson's clients must
+  /// match), or an MPS process already running that this lesson did not start.
+  static std::optional<std::string> why_not(bool is_root, const std::string& control,
+                                            const std::vector<MpsProcess>& running) {
+    if (control.empty()) return "nvidia-cuda-mps-control is not on PATH (install the driver's utilities)";
+    if (!is_root) return "MPS needs root here (the control daemon runs as root)";
+    if (!running.empty()) {
+      return hl::format("an MPS daemon this lesson did not start is running (pid {}: {}, pipe folder "
+                        "{}); it is left alone",
+                        running[0].pid, running[0].command, running[0].pipe_directory);
+    }
+    return std::nullopt;
+  }
+
+  /// Starts `control -d` with its pipe and log folders in a new folder under \p parent, waits
+  /// until its control pipe exists, and arms the signal handlers. Throws std::runtime_error
+  /// when the daemon does not come up (after trying to stop it).
+  explicit MpsDaemon(const std::string& control, const std::string& parent = "/tmp")
+      : control_(control) {
+    std::string folder = parent + "/hip_lessons_mps_XXXXXX";
+    if (::mkdtemp(folder.data()) == nullptr) {
+      throw std::runtime_error("cannot make a folder for MPS under " + parent);
+    }
+    folder_ = folder;
+    pipe_ = folder_ + "/pipe";
+    log_ = folder_ + "/log";
+    ::mkdir(pipe_.c_str(), 0700);
+    ::mkdir(log_.c_str(), 0700);
+    std::snprintf(detail::g_control, sizeof detail::g_control, "%s", control_.c_str());
+    std::snprintf(detail::g_pipe_variable, sizeof detail::g_pipe_variable,
+                  "CUDA_MPS_PIPE_DIRECTORY=%s", pipe_.c_str());
+    std::snprintf(detail::g_log_variable, sizeof detail::g_log_variable,
+                  "CUDA_MPS_LOG_DIRECTORY=%s", log_.c_str());
+    detail::g_running = 1;
+    ::signal(SIGINT, detail::on_signal);
+    ::signal(SIGTERM, detail::on_signal);
+    const hl::Outcome started = command({"-d"}, "");
+    for (int tries = 0; tries < 100 && !up(); ++tries) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    if (started.exit_code != 0 || !up()) {
+      stop();
+      throw std::runtime_error(hl::format("the MPS control daemon did not start ({}): {}",
+                                          started.status(), started.output));
+    }
+  }
+  ~MpsDaemon() { stop(); }
+  MpsDaemon(const MpsDaemon&) = delete;
+  MpsDaemon& operator=(const MpsDaemon&) = delete;
+
+  /// What a child needs in its environment to become a client of this daemon.
+  std::vector<hl::EnvSetting> client_environment() const {
+    return {{"CUDA_MPS_PIPE_DIRECTORY", pipe_}, {"CUDA_MPS_LOG_DIRECTORY", log_}};
+  }
+  const std::string& pipe_directory() const { return pipe_; }
+
+  /// The daemon's answer to get_server_list: the pids of the MPS servers it started (one
+  /// after a client has connected).
+  std::string server_list() const { return command({}, "get_server_list\n").output; }
+
+  /// Sends quit and waits (at most 10 s) until no process serves this pipe folder any more.
+  void stop() {
+    if (!detail::g_running) return;
+    (void)command({}, "quit\n");
+    for (int tries = 0; tries < 200 && serving(); ++tries) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    detail::g_running = 0;
+    ::signal(SIGINT, SIG_DFL);
+    ::signal(SIGTERM, SIG_DFL);
+  }
+
+ private:
+  // The daemon made its control pipe in the pipe folder.
+  bool up() const { return ::access((pipe_ + "/control").c_str(), F_OK) == 0; }
+  // Some MPS process still serves this pipe folder.
+  bool serving() const {
+    for (const MpsProcess& p : running_mps_processes()) {
+      if (p.pipe_directory == pipe_) return true;
+    }
+    return false;
+  }
+  hl::Outcome command(const std::vector<std::string>& arguments, const std::string& input) const {
+    std::vector<std::string> argv = {control_};
+    argv.insert(argv.end(), arguments.begin(), arguments.end());
+    hl::ChildProcess child(argv, hl::child_environment(client_environment()), true);
+    if (!input.empty()) child.write_line(input.substr(0, input.size() - 1));
+    return child.finish(30.0);
+  }
+
+  std::string control_, folder_, pipe_, log_;
+};
+
+}  // namespace sharing

@@ -1,0 +1,238 @@
+/// \file lessons/08_sharing_a_gpu/tenants.hpp
+/// \brief The settings lesson 08 compares, the victim's latency percentiles, and what the
+/// children report (their "@result" line and the "@block" lines of one traced moment).
+/// Host code only; unit-tested in test_tenants.cpp.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <thread>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "hip_lessons/child_process.hpp"
+#include "hip_lessons/format.hpp"
+#include "hip_lessons/platform.hpp"
+#include "hip_lessons/schedule.hpp"
+
+namespace sharing {
+
+namespace hl = hip_lessons;
+
+/// What a setting promises the victim, and so what the lesson checks of it.
+enum class Protection {
+  kNone,       ///< nothing keeps the aggressor away: the victim's latency must show it
+  kPriority,   ///< the victim's stream has the highest priority: shown, not checked
+  kPartition,  ///< the victim has compute units of its own: its latency stays near alone
+};
+
+/// One way to put the victim and the aggressor on one GPU.
+struct Setting {
+  const char* key;   ///< JSON key and trace name: "one_process_partition"
+  const char* name;  ///< "one process, partitioned"
+  bool two_processes;
+  Protection protection;
+  const char* how;   ///< the mechanism: "green contexts: k SMs / the rest"
+  bool mps = false;  ///< both processes are clients of the lesson's MPS daemon
+  const char* aggressor_variable = nullptr;  ///< set in the aggressor's environment only
+};
+
+/// The settings of this platform, in the order the lesson runs them.
+inline std::vector<Setting> settings(hl::Platform platform) {
+  std::vector<Setting> all = {
+      {"one_process_plain", "one process, two streams", false, Protection::kNone,
+       "plain streams"},
+      {"one_process_priority", "one process, victim at top priority", false,
+       Protection::kPriority, "hipStreamCreateWithPriority(greatest)"},
+      {"one_process_partition", "one process, partitioned", false, Protection::kPartition,
+       platform == hl::Platform::kAmd ? "CU-masked streams" : "green contexts"},
+      {"two_processes", "two processes, time-sliced", true, Protection::kNone,
+       "separate contexts"},
+  };
+  if (platform == hl::Platform::kNvidia) {
+    all.push_back({"mps", "two processes under MPS", true, Protection::kNone, "one MPS server",
+                   true});
+    all.push_back({"mps_limited", "MPS, aggressor at 50% of SMs", true, Protection::kPartition,
+                   "CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=50", true,
+                   "CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=50"});
+  } else {
+    all.push_back({"per_process_mask", "two processes, HSA_CU_MASK each", true,
+                   Protection::kPartition, "HSA_CU_MASK: k CUs / the rest"});
+  }
+  return all;
+}
+
+/// The victim's latencies, in microseconds: median, 99th percentile (nearest rank), worst.
+struct Latencies {
+  double p50 = 0, p99 = 0, max = 0;
+};
+
+/// The percentiles of \p us (nearest rank: the smallest sample with at least p% of the samples
+/// at or below it). Throws std::invalid_argument for no samples.
+inline Latencies percentiles(std::vector<double> us) {
+  if (us.empty()) throw std::invalid_argument("no latency samples");
+  std::sort(us.begin(), us.end());
+  const auto rank = [&](double p) {
+    const auto k = static_cast<std::size_t>(std::ceil(p / 100.0 * us.size()));
+    return us[std::max<std::size_t>(k, 1) - 1];
+  };
+  return {rank(50), rank(99), us.back()};
+}
+
+/// The prefix of a child's trace lines: "@block <tenant> <unit> <start_ns> <end_ns>", device
+/// clock in whole nanoseconds (the same clock in every process of the GPU).
+inline constexpr const char* kBlockPrefix = "@block ";
+
+/// One traced block of one tenant, on the device clock.
+struct TenantBlock {
+  std::string tenant;  ///< "victim" or "aggressor"
+  unsigned unit = 0;
+  std::int64_t start_ns = 0, end_ns = 0;
+};
+
+inline std::string block_line(const TenantBlock& b) {
+  return hl::format("{}{} {} {} {}", kBlockPrefix, b.tenant, b.unit, b.start_ns, b.end_ns);
+}
+
+/// The trace lines of \p output; throws std::runtime_error quoting a malformed one.
+inline std::vector<TenantBlock> parse_block_lines(const std::string& output) {
+  std::vector<TenantBlock> blocks;
+  std::istringstream lines(output);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind(kBlockPrefix, 0) != 0) continue;
+    std::istringstream fields(line.substr(std::string(kBlockPrefix).size()));
+    TenantBlock b;
+    std::string extra;
+    if (!(fields >> b.tenant >> b.unit >> b.start_ns >> b.end_ns) || fields >> extra ||
+        b.end_ns < b.start_ns) {
+      throw std::runtime_error("malformed trace line from a child: " + line);
+    }
+    blocks.push_back(b);
+  }
+  return blocks;
+}
+
+/// The moment a setting's last victim launch ran: the victim's block and the aggressor's blocks
+/// on the same unit around it, as a schedule (stream 0 victim, 1 aggressor) whose time 0 is the
+/// earliest of them.
+inline hl::Schedule moment(const std::vector<TenantBlock>& blocks) {
+  std::int64_t origin = INT64_MAX;
+  for (const TenantBlock& b : blocks) origin = std::min(origin, b.start_ns);
+  std::vector<hl::TracedBlock> traced;
+  int launch = 0;
+  for (const TenantBlock& b : blocks) {
+    const bool victim = b.tenant == "victim";
+    traced.push_back({b.tenant, launch++, victim ? 0 : 1, 0, b.unit,
+                      static_cast<double>(b.start_ns - origin) / 1000.0,
+                      static_cast<double>(b.end_ns - origin) / 1000.0});
+  }
+  return blocks.empty() ? hl::Schedule() : hl::Schedule(std::move(traced), origin);
+}
+
+/// How long before the victim's block started the last aggressor block on its unit ended
+/// (the slot the victim waited for), in us; nothing when no aggressor block on its unit ended
+/// before it started.
+inline std::optional<double> waited_for_a_slot_us(const std::vector<TenantBlock>& blocks) {
+  const auto victim = std::find_if(blocks.begin(), blocks.end(),
+                                   [](const TenantBlock& b) { return b.tenant == "victim"; });
+  if (victim == blocks.end()) return std::nullopt;
+  std::optional<double> gap;
+  for (const TenantBlock& b : blocks) {
+    if (b.tenant != "aggressor" || b.unit != victim->unit || b.end_ns > victim->start_ns) continue;
+    const double us = static_cast<double>(victim->start_ns - b.end_ns) / 1000.0;
+    if (!gap || us < *gap) gap = us;
+  }
+  return gap;
+}
+
+/// The first aggressor block that ran on the victim's unit while the victim's block ran.
+inline std::optional<TenantBlock> aggressor_beside_victim(const std::vector<TenantBlock>& blocks) {
+  const auto victim = std::find_if(blocks.begin(), blocks.end(),
+                                   [](const TenantBlock& b) { return b.tenant == "victim"; });
+  if (victim == blocks.end()) return std::nullopt;
+  for (const TenantBlock& b : blocks) {
+    if (b.tenant == "aggressor" && b.unit == victim->unit && b.start_ns < victim->end_ns &&
+        b.end_ns > victim->start_ns) {
+      return b;
+    }
+  }
+  return std::nullopt;
+}
+
+/// What one setting's tenants reported: the victim's run and the aggressor's (the same run when
+/// both shared one process), and the moment of the victim's last launch.
+struct Outcome {
+  hl::ChildRun victim, aggressor;
+  std::vector<TenantBlock> moment;
+};
+
+/// Runs the aggressor as a child of this program (\p args, then --role aggressor) and, once it
+/// says its kernels are queued, the victim (--role victim) or, without \p victim, a pause of
+/// \p alone_ms. As soon as the victim reports, the aggressor is told to stop and to send its
+/// blocks beside the victim's last one (from three of its block times before to one after), while
+/// its ring of traced rounds still holds them.
+inline Outcome run_tenants(const std::vector<std::string>& args,
+                           const std::vector<hl::EnvSetting>& victim_env,
+                           const std::vector<hl::EnvSetting>& aggressor_env, bool victim,
+                           double aggressor_us, int alone_ms = 300) {
+  const auto child = [&](const char* role, const std::vector<hl::EnvSetting>& env, bool input) {
+    std::vector<std::string> argv = {hl::self_executable()};
+    argv.insert(argv.end(), args.begin(), args.end());
+    argv.insert(argv.end(), {"--role", role});
+    return std::make_unique<hl::ChildProcess>(argv, hl::child_environment(env), input);
+  };
+  // Reads \p process's lines until one starts with \p until; returns them.
+  const auto read_until = [](hl::ChildProcess& process, const std::string& until) {
+    std::string lines;
+    while (const auto line = process.read_line(300.0)) {
+      lines += *line + "\n";
+      if (line->rfind(until, 0) == 0) break;
+    }
+    return lines;
+  };
+  Outcome o;
+  auto aggressor = child("aggressor", aggressor_env, true);
+  std::string aggressor_said = read_until(*aggressor, "@ready");
+  std::string order = "stop";
+  if (aggressor_said.find("@ready") == std::string::npos) {
+    aggressor->close_input();
+  } else if (victim) {
+    auto victim_process = child("victim", victim_env, false);
+    std::string victim_said = read_until(*victim_process, hl::kResultPrefix);
+    const auto blocks = parse_block_lines(victim_said);
+    if (!blocks.empty()) {
+      const auto before = static_cast<std::int64_t>(3000 * aggressor_us);
+      order = hl::format("window {} {} {}", blocks[0].unit, blocks[0].start_ns - before,
+                         blocks[0].end_ns + before / 3);
+    }
+    aggressor->write_line(order);
+    o.victim.outcome = victim_process->finish(300.0);
+    o.victim.outcome.output = victim_said + o.victim.outcome.output;
+    o.victim.values = hl::parse_result(o.victim.outcome.output);
+    o.moment = blocks;
+  } else {
+    std::this_thread::sleep_for(std::chrono::milliseconds(alone_ms));
+    aggressor->write_line(order);
+  }
+  o.aggressor.outcome = aggressor->finish(300.0);
+  o.aggressor.outcome.output = aggressor_said + o.aggressor.outcome.output;
+  o.aggressor.values = hl::parse_result(o.aggressor.outcome.output);
+  for (const TenantBlock& b : parse_block_lines(o.aggressor.outcome.output)) o.moment.push_back(b);
+  return o;
+}
+
+/// Runs both tenants in one child process (--role both --setting \p setting).
+inline Outcome run_in_one_process(std::vector<std::string> args, const std::string& setting) {
+  args.insert(args.end(), {"--role", "both", "--setting", setting});
+  Outcome o;
+  o.victim = o.aggressor = hl::run_self(args, {}, 300.0);
+  o.moment = parse_block_lines(o.victim.outcome.output);
+  return o;
+}
+
+}  // namespace sharing

@@ -1,0 +1,126 @@
+// The MPS daemon's handling, with a stand-in control program (no GPU, no NVIDIA driver): the
+// lesson starts its own daemon with private folders, stops it at the end and on SIGTERM, and
+// leaves a daemon it did not start alone.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <string>
+
+#include "mps_daemon.hpp"
+
+namespace {
+
+// A stand-in for nvidia-cuda-mps-control: `-d` starts a "daemon" (a copy of sleep named like
+// MPS's processes, so /proc shows it as nvidia-cuda-mps) and makes the control pipe; "quit" on
+// standard input stops it; "get_server_list" answers a pid.
+class StandInControl : public testing::Test {
+ protected:
+  void SetUp() override {
+    std::string pattern = testing::TempDir() + "mps_test_XXXXXX";
+    ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
+    dir_ = pattern;
+    control_ = dir_ + "/control";
+    std::ofstream script(control_);
+    script << "#!/bin/sh\n"
+              "pipe=$CUDA_MPS_PIPE_DIRECTORY\n"
+              "if [ \"$1\" = -d ]; then\n"
+              "  cp /bin/sleep \"$pipe/nvidia-cuda-mps-control\"\n"
+              "  \"$pipe/nvidia-cuda-mps-control\" 600 </dev/null >/dev/null 2>&1 &\n"
+              "  echo $! > \"$pipe/pid\"; touch \"$pipe/control\"; exit 0\n"
+              "fi\n"
+              "read command\n"
+              "case $command in\n"
+              "  quit) kill \"$(cat \"$pipe/pid\")\"; rm -f \"$pipe/control\" ;;\n"
+              "  get_server_list) echo 4242 ;;\n"
+              "esac\n";
+    script.close();
+    ::chmod(control_.c_str(), 0755);
+  }
+  void TearDown() override { std::system(("rm -rf '" + dir_ + "'").c_str()); }
+
+  static bool serving(const std::string& pipe) {
+    for (const sharing::MpsProcess& p : sharing::running_mps_processes()) {
+      if (p.pipe_directory == pipe) return true;
+    }
+    return false;
+  }
+
+  std::string dir_, control_;
+};
+
+}  // namespace
+
+TEST_F(StandInControl, StartsWithPrivateFoldersAndStopsAtTheEnd) {
+  std::string pipe;
+  {
+    sharing::MpsDaemon daemon(control_, dir_);
+    pipe = daemon.pipe_directory();
+    EXPECT_EQ(pipe.rfind(dir_ + "/hip_lessons_mps_", 0), 0u) << pipe;
+    EXPECT_TRUE(serving(pipe));
+    EXPECT_NE(daemon.server_list().find("4242"), std::string::npos);
+    const auto env = daemon.client_environment();
+    ASSERT_EQ(env.size(), 2u);
+    EXPECT_EQ(env[0].name, "CUDA_MPS_PIPE_DIRECTORY");
+    EXPECT_EQ(*env[0].value, pipe);
+  }
+  EXPECT_FALSE(serving(pipe));
+}
+
+TEST_F(StandInControl, SigtermStopsTheDaemonBeforeTheProcessEnds) {
+  const std::string marker = dir_ + "/pipe_of_child";
+  EXPECT_EXIT(
+      {
+        sharing::MpsDaemon daemon(control_, dir_);
+        std::ofstream(marker) << daemon.pipe_directory();
+        ::raise(SIGTERM);
+        std::exit(0);  // not reached: the handler stops the daemon, then the signal ends us
+      },
+      testing::KilledBySignal(SIGTERM), "");
+  std::ifstream in(marker);
+  std::string pipe;
+  std::getline(in, pipe);
+  ASSERT_FALSE(pipe.empty());
+  EXPECT_FALSE(serving(pipe)) << "the daemon of a SIGTERM-ed lesson is still running";
+}
+
+TEST_F(StandInControl, ADaemonItDidNotStartIsReportedAndLeftAlone) {
+  sharing::MpsDaemon other(control_, dir_);  // started by someone else, as far as a run knows
+  const auto running = sharing::running_mps_processes();
+  ASSERT_FALSE(running.empty());
+  const auto why = sharing::MpsDaemon::why_not(true, control_, running);
+  ASSERT_TRUE(why.has_value());
+  EXPECT_NE(why->find("did not start"), std::string::npos) << *why;
+  EXPECT_NE(why->find(other.pipe_directory()), std::string::npos) << *why;
+  EXPECT_TRUE(serving(other.pipe_directory()));
+}
+
+TEST(MpsAvailability, NoControlProgramOrNotRootIsAReason) {
+  EXPECT_TRUE(sharing::MpsDaemon::why_not(true, "", {}).has_value());
+  EXPECT_TRUE(sharing::MpsDaemon::why_not(false, "/usr/bin/nvidia-cuda-mps-control", {}));
+  EXPECT_FALSE(sharing::MpsDaemon::why_not(true, "/usr/bin/nvidia-cuda-mps-control", {}));
+}
+
+TEST(MpsProcesses, FindsMpsByNameAndReadsItsPipeFolder) {
+  const std::string root = testing::TempDir() + "fake_proc";
+  std::system(("rm -rf '" + root + "' && mkdir -p '" + root + "/100' '" + root + "/200' '" +
+               root + "/300' '" + root + "/self'")
+                  .c_str());
+  std::ofstream(root + "/100/comm") << "nvidia-cuda-mps\n";
+  std::ofstream(root + "/100/cmdline") << std::string("nvidia-cuda-mps-control\0-d\0", 27);
+  std::ofstream(root + "/100/environ")
+      << std::string("HOME=/root\0CUDA_MPS_PIPE_DIRECTORY=/tmp/mine\0", 45);
+  std::ofstream(root + "/200/comm") << "bash\n";
+  std::ofstream(root + "/300/comm") << "nvidia-cuda-mps\n";  // environment unreadable
+  const auto found = sharing::running_mps_processes(root);
+  ASSERT_EQ(found.size(), 2u);
+  const auto& mine = found[0].pid == 100 ? found[0] : found[1];
+  const auto& other = found[0].pid == 100 ? found[1] : found[0];
+  EXPECT_EQ(mine.pipe_directory, "/tmp/mine");
+  EXPECT_EQ(mine.command, "nvidia-cuda-mps-control -d");
+  EXPECT_EQ(other.pipe_directory, "/tmp/nvidia-mps");
+  std::system(("rm -rf '" + root + "'").c_str());
+}

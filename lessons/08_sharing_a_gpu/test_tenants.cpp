@@ -1,0 +1,86 @@
+// Lesson 08's host logic: the settings per platform, the victim's percentiles, the children's
+// trace lines and what the lesson reads from the moment of the victim's last launch.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "tenants.hpp"
+
+namespace hl = hip_lessons;
+using sharing::TenantBlock;
+
+TEST(Settings, EachPlatformHasItsOwnWayToPartitionProcesses) {
+  const auto keys = [](hl::Platform p) {
+    std::vector<std::string> k;
+    for (const sharing::Setting& s : sharing::settings(p)) k.push_back(s.key);
+    return k;
+  };
+  EXPECT_EQ(keys(hl::Platform::kNvidia),
+            (std::vector<std::string>{"one_process_plain", "one_process_priority",
+                                      "one_process_partition", "two_processes", "mps",
+                                      "mps_limited"}));
+  EXPECT_EQ(keys(hl::Platform::kAmd),
+            (std::vector<std::string>{"one_process_plain", "one_process_priority",
+                                      "one_process_partition", "two_processes",
+                                      "per_process_mask"}));
+}
+
+TEST(Percentiles, NearestRank) {
+  std::vector<double> us;
+  for (int i = 100; i >= 1; --i) us.push_back(i);  // 1..100, in any order
+  const sharing::Latencies l = sharing::percentiles(us);
+  EXPECT_EQ(l.p50, 50);
+  EXPECT_EQ(l.p99, 99);
+  EXPECT_EQ(l.max, 100);
+  EXPECT_EQ(sharing::percentiles({7}).p99, 7);
+  EXPECT_THROW(sharing::percentiles({}), std::invalid_argument);
+}
+
+TEST(BlockLines, RoundTripAndRefuseMalformedLines) {
+  const TenantBlock b{"victim", 17, 1800000000000000123, 1800000000000020456};
+  const std::string output = "noise\n" + sharing::block_line(b) + "\n@result victim_correct=1\n";
+  const auto blocks = sharing::parse_block_lines(output);
+  ASSERT_EQ(blocks.size(), 1u);
+  EXPECT_EQ(blocks[0].tenant, "victim");
+  EXPECT_EQ(blocks[0].unit, 17u);
+  EXPECT_EQ(blocks[0].start_ns, 1800000000000000123);  // whole nanoseconds of a large clock
+  EXPECT_EQ(blocks[0].end_ns, 1800000000000020456);
+  EXPECT_THROW(sharing::parse_block_lines("@block victim 3 20 10\n"), std::runtime_error);
+  EXPECT_THROW(sharing::parse_block_lines("@block victim 3 x 10\n"), std::runtime_error);
+}
+
+// A victim that started 4 us after the aggressor block on its unit ended, and one beside it.
+std::vector<TenantBlock> waited() {
+  const std::int64_t t = 1800000000000000000;
+  return {{"aggressor", 5, t, t + 2000000},
+          {"aggressor", 6, t, t + 1990000},
+          {"victim", 5, t + 2004000, t + 2024000},
+          {"aggressor", 5, t + 2030000, t + 4030000}};
+}
+
+TEST(Moment, TheVictimWaitedForASlotOnItsUnit) {
+  const auto gap = sharing::waited_for_a_slot_us(waited());
+  ASSERT_TRUE(gap.has_value());
+  EXPECT_DOUBLE_EQ(*gap, 4.0);
+  EXPECT_FALSE(sharing::aggressor_beside_victim(waited()));
+  auto beside = waited();
+  beside.push_back({"aggressor", 5, beside[2].start_ns + 1000, beside[2].end_ns + 5000});
+  ASSERT_TRUE(sharing::aggressor_beside_victim(beside).has_value());
+  EXPECT_FALSE(sharing::waited_for_a_slot_us({{"aggressor", 5, 0, 10}}));  // no victim
+}
+
+TEST(Moment, ScheduleStartsAtTheEarliestBlockInWholeNanoseconds) {
+  const hl::Schedule s = sharing::moment(waited());
+  ASSERT_EQ(s.blocks().size(), 4u);
+  EXPECT_DOUBLE_EQ(s.span_us(), 4030.0);
+  EXPECT_EQ(s.device_clock_origin_ns(), std::optional<std::int64_t>(1800000000000000000));
+  int victims = 0;
+  for (const hl::TracedBlock& b : s.blocks()) {
+    if (b.stream == 0) {
+      ++victims;
+      EXPECT_DOUBLE_EQ(b.start_us, 2004.0);
+    }
+  }
+  EXPECT_EQ(victims, 1);
+}
