@@ -150,8 +150,8 @@ inline void destroy(SplitStreams& split) {
 struct Tenancy {
   hl::Device device;
   double ticks_per_us;
-  unsigned int launches;             // the victim's, --size
-  double victim_us, aggressor_us;    // how long each block works
+  unsigned int launches;           // the victim's, --size
+  double victim_us, aggressor_us;  // how long each block works
   std::uint64_t seed;
   hl::TraceFile& traces;
 };
@@ -161,7 +161,10 @@ struct Tenancy {
 class Aggressor {
  public:
   Aggressor(const Tenancy& t, hipStream_t stream)
-      : stream_(stream), blocks_(aggressor_blocks(t.device)), in_(blocks_), ticks_(std::llround(t.aggressor_us * t.ticks_per_us)),
+      : stream_(stream),
+        blocks_(aggressor_blocks(t.device)),
+        in_(blocks_),
+        ticks_(std::llround(t.aggressor_us * t.ticks_per_us)),
         run_(t.traces, "aggressor", 64 * std::size_t{blocks_}, hl::Overflow::kKeepLatest) {
     hl::fill_random_words(in_, t.seed + 1);
     HIP_CHECK(hipMalloc(&d_in_, blocks_ * sizeof(std::uint32_t)));
@@ -179,8 +182,8 @@ class Aggressor {
 
   void top_up() {
     while (rounds_ - finished_ < 3) {
-      hipLaunchKernelGGL(aggressor_kernel, dim3(blocks_), dim3(kAggressorThreads), 0, stream_, d_in_,
-                         d_out_, rounds_, ticks_, run_.reserve("aggressor", blocks_, 1));
+      hipLaunchKernelGGL(aggressor_kernel, dim3(blocks_), dim3(kAggressorThreads), 0, stream_,
+                         d_in_, d_out_, rounds_, ticks_, run_.reserve("aggressor", blocks_, 1));
       HIP_CHECK(hipGetLastError());
       HIP_CHECK(hipEventRecord(done_[rounds_ % 3], stream_));
       ++rounds_;
@@ -192,19 +195,25 @@ class Aggressor {
   // round's output is right, and its traced blocks on `unit` between `from` and `to` (ns).
   void finish(std::vector<TenantBlock>& moment, unsigned unit, std::int64_t from, std::int64_t to) {
     HIP_CHECK(hipStreamSynchronize(stream_));
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
     std::vector<std::uint32_t> out(blocks_);
-    HIP_CHECK(hipMemcpy(out.data(), d_out_, blocks_ * sizeof(std::uint32_t), hipMemcpyDeviceToHost));
+    HIP_CHECK(
+        hipMemcpy(out.data(), d_out_, blocks_ * sizeof(std::uint32_t), hipMemcpyDeviceToHost));
     correct_ = !hl::first_mismatch(expected(in_, blocks_, rounds_ - 1), out);
     rate_ = rounds_ / seconds;
     const hl::Schedule schedule = run_.finish();
     const std::int64_t origin = schedule.device_clock_origin_ns().value_or(0);
     for (const hl::TracedBlock& b : schedule.blocks()) {
-      const std::int64_t start = origin + std::llround(b.start_us * 1000), end = origin + std::llround(b.end_us * 1000);
-      if (b.unit == unit && end >= from && start <= to) moment.push_back({"aggressor", b.unit, start, end});
+      const std::int64_t start = origin + std::llround(b.start_us * 1000),
+                         end = origin + std::llround(b.end_us * 1000);
+      if (b.unit == unit && end >= from && start <= to)
+        moment.push_back({"aggressor", b.unit, start, end});
     }
   }
-  std::string result() const { return hl::format("aggressor_correct={} rounds_per_s={}", correct_ ? 1 : 0, rate_); }
+  std::string result() const {
+    return hl::format("aggressor_correct={} rounds_per_s={}", correct_ ? 1 : 0, rate_);
+  }
 
  private:
   hipStream_t stream_;
@@ -223,8 +232,9 @@ class Aggressor {
 // The victim's loop: launch one small kernel, wait for it, note how long that took. `between`
 // runs before each launch (an aggressor in the same process tops up its queue there). The last
 // launch is traced, which shows where its block ran and when.
-inline std::string run_victim(const Tenancy& t, hipStream_t stream, std::vector<TenantBlock>& moment,
-                       const std::function<void()>& between) {
+inline std::string run_victim(const Tenancy& t, hipStream_t stream,
+                              std::vector<TenantBlock>& moment,
+                              const std::function<void()>& between) {
   const unsigned int n = t.launches;
   std::vector<std::uint32_t> in(n), out(n);
   hl::fill_random_words(in, t.seed);
@@ -236,7 +246,8 @@ inline std::string run_victim(const Tenancy& t, hipStream_t stream, std::vector<
   const long long ticks = std::llround(t.victim_us * t.ticks_per_us);
   hl::TracedRun last(t.traces, "victim", 1);
   for (unsigned int i = 0; i < 5; ++i) {  // warm-up: module load, first-launch costs
-    hipLaunchKernelGGL(victim_kernel, dim3(1), dim3(kVictimThreads), 0, stream, d_in, d_out, i, ticks, hl::BlockTrace{});
+    hipLaunchKernelGGL(victim_kernel, dim3(1), dim3(kVictimThreads), 0, stream, d_in, d_out, i,
+                       ticks, hl::BlockTrace{});
     HIP_CHECK(hipStreamSynchronize(stream));
   }
   std::vector<double> latency_us;
@@ -246,7 +257,9 @@ inline std::string run_victim(const Tenancy& t, hipStream_t stream, std::vector<
     hipLaunchKernelGGL(victim_kernel, dim3(1), dim3(kVictimThreads), 0, stream, d_in, d_out, i,
                        ticks, i + 1 == n ? last.reserve("victim", 1, 0) : hl::BlockTrace{});
     HIP_CHECK(hipStreamSynchronize(stream));
-    latency_us.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - launched).count());
+    latency_us.push_back(
+        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - launched)
+            .count());
   }
   HIP_CHECK(hipMemcpy(out.data(), d_out, n * sizeof(std::uint32_t), hipMemcpyDeviceToHost));
   HIP_CHECK(hipFree(d_in));
@@ -254,9 +267,11 @@ inline std::string run_victim(const Tenancy& t, hipStream_t stream, std::vector<
   const hl::Schedule traced = last.finish();
   const hl::TracedBlock& b = traced.blocks().at(0);
   const std::int64_t origin = traced.device_clock_origin_ns().value_or(0);
-  moment.push_back({"victim", b.unit, origin + std::llround(b.start_us * 1000), origin + std::llround(b.end_us * 1000)});
+  moment.push_back({"victim", b.unit, origin + std::llround(b.start_us * 1000),
+                    origin + std::llround(b.end_us * 1000)});
   const Latencies l = percentiles(latency_us);
-  return hl::format("victim_correct={} p50_us={} p99_us={} max_us={}", hl::first_mismatch(expected(in, n), out) ? 0 : 1, l.p50, l.p99, l.max);
+  return hl::format("victim_correct={} p50_us={} p99_us={} max_us={}",
+                    hl::first_mismatch(expected(in, n), out) ? 0 : 1, l.p50, l.p99, l.max);
 }
 
 }  // namespace sharing

@@ -59,9 +59,13 @@ void answer(hl::Report& report, const std::string& result, const std::vector<Ten
 // both in one process on two streams made for --setting.
 void be_a_tenant(hl::Lesson& lesson, const Options& o) {
   const hl::Device device = hl::open_device(lesson.options.device);
-  const Tenancy t{device,         hl::spin_ticks_per_microsecond(),
-                  static_cast<unsigned int>(lesson.options.size), static_cast<double>(o.victim_us),
-                  static_cast<double>(o.aggressor_us), lesson.options.seed, lesson.traces};
+  const Tenancy t{device,
+                  hl::spin_ticks_per_microsecond(),
+                  static_cast<unsigned int>(lesson.options.size),
+                  static_cast<double>(o.victim_us),
+                  static_cast<double>(o.aggressor_us),
+                  lesson.options.seed,
+                  lesson.traces};
   std::vector<TenantBlock> moment;
   if (o.role == "victim") {
     hipStream_t stream = nullptr;
@@ -105,7 +109,8 @@ void be_a_tenant(hl::Lesson& lesson, const Options& o) {
   {
     Aggressor aggressor(t, other);
     result = run_victim(t, victim, moment, [&] { aggressor.top_up(); });
-    aggressor.finish(moment, moment[0].unit, moment[0].start_ns - 3000 * o.aggressor_us, moment[0].end_ns + 1000 * o.aggressor_us);
+    aggressor.finish(moment, moment[0].unit, moment[0].start_ns - 3000 * o.aggressor_us,
+                     moment[0].end_ns + 1000 * o.aggressor_us);
     result += " " + aggressor.result();
   }
   if (o.setting == "partition") {
@@ -130,10 +135,10 @@ struct Parent {
   std::map<std::string, Outcome> outcomes;
 };
 
-// A child's checks: it ran, and both tenants' outputs match their host references.
-void check_tenants(hl::StepResult& step, const std::string& name, const Outcome& r, bool victim) {
-  for (const auto& [who, run] : {std::pair{"victim", &r.victim}, std::pair{"aggressor", &r.aggressor}}) {
-    if (std::string(who) == "victim" && !victim) continue;
+// A setting's checks: its children ran, and both tenants' outputs match their host references.
+void check_tenants(hl::StepResult& step, const std::string& name, const Outcome& r) {
+  for (const auto& [who, run] :
+       {std::pair{"victim", &r.victim}, std::pair{"aggressor", &r.aggressor}}) {
     const bool ok = run->outcome.exit_code == 0 && run->text(std::string(who) + "_correct") == "1";
     step.check(hl::format("{}: the {}'s kernels computed the host's values", name, who), ok,
                ok ? "" : run->outcome.status() + ": " + run->tail());
@@ -144,15 +149,17 @@ void check_tenants(hl::StepResult& step, const std::string& name, const Outcome&
 // settings below are measured against.
 hl::StepResult alone(Parent& p) {
   hl::StepResult step("1. Each tenant alone");
-  p.outcomes["victim_alone"] = run_tenants(p.args, {}, {}, false, p.o.aggressor_us);
-  p.outcomes["victim_alone"].victim = hl::run_self(
-      [&] { auto a = p.args; a.insert(a.end(), {"--role", "victim"}); return a; }(), {}, 300.0);
-  check_tenants(step, "alone", p.outcomes["victim_alone"], true);
-  return step.note(hl::format("victim: a {} us one-block kernel, launched and waited for {} times; "
-                              "aggressor: {} blocks of {} us, 3 kernels queued at all times",
-                              p.o.victim_us, p.lesson.options.size,
-                              aggressor_blocks(hl::Device{p.lesson.options.device, p.props}),
-                              p.o.aggressor_us));
+  Outcome& alone = p.outcomes["alone"];
+  alone = run_tenants(p.args, {}, {}, false, p.o.aggressor_us);  // the aggressor, 300 ms
+  std::vector<std::string> victim = p.args;
+  victim.insert(victim.end(), {"--role", "victim"});
+  alone.victim = hl::run_self(victim, {}, 300.0);
+  check_tenants(step, "alone", alone);
+  return step.note(
+      hl::format("victim: a {} us one-block kernel, launched and waited for {} times; "
+                 "aggressor: {} blocks of {} us, 3 kernels queued at all times",
+                 p.o.victim_us, p.lesson.options.size,
+                 aggressor_blocks(hl::Device{p.lesson.options.device, p.props}), p.o.aggressor_us));
 }
 
 // 2. Both tenants in one process, on streams made three ways.
@@ -160,10 +167,11 @@ hl::StepResult one_process(Parent& p) {
   hl::StepResult step("2. One process, two streams");
   for (const Setting& s : settings(hl::build_platform())) {
     if (s.two_processes) continue;
-    const char* how = s.protection == Protection::kPriority ? "priority"
-                      : s.protection == Protection::kPartition ? "partition" : "plain";
+    const char* how = s.protection == Protection::kPriority    ? "priority"
+                      : s.protection == Protection::kPartition ? "partition"
+                                                               : "plain";
     p.outcomes[s.key] = run_in_one_process(p.args, how);
-    check_tenants(step, s.name, p.outcomes[s.key], true);
+    check_tenants(step, s.name, p.outcomes[s.key]);
   }
   return step;
 }
@@ -175,7 +183,7 @@ hl::StepResult two_processes(Parent& p) {
   std::optional<std::string> no_mps = "AMD has no MPS: several processes share the GPU's queues";
   if (hl::build_platform() == hl::Platform::kNvidia) {
     no_mps = p.o.mps ? MpsDaemon::why_not(::geteuid() == 0, mps_control_program(),
-                                         running_mps_processes())
+                                          running_mps_processes())
                      : "MPS was not asked for (--mps starts a daemon of the lesson's own)";
   }
   std::unique_ptr<MpsDaemon> mps;
@@ -195,10 +203,11 @@ hl::StepResult two_processes(Parent& p) {
     }
     if (std::string(s.key) == "per_process_mask") {  // ROCr's syntax: GPU:CU list
       victim_env.push_back({"HSA_CU_MASK", hl::format("{}:0-{}", p.lesson.options.device, k - 1)});
-      aggressor_env.push_back({"HSA_CU_MASK", hl::format("{}:{}-{}", p.lesson.options.device, k, units - 1)});
+      aggressor_env.push_back(
+          {"HSA_CU_MASK", hl::format("{}:{}-{}", p.lesson.options.device, k, units - 1)});
     }
     p.outcomes[s.key] = run_tenants(p.args, victim_env, aggressor_env, true, p.o.aggressor_us);
-    check_tenants(step, s.name, p.outcomes[s.key], true);
+    check_tenants(step, s.name, p.outcomes[s.key]);
   }
   if (mps) {
     const std::string servers = mps->server_list();
@@ -213,20 +222,30 @@ hl::StepResult two_processes(Parent& p) {
 // and the moment of the victim's last launch in each.
 hl::StepResult compare(Parent& p, const hl::SpeedCheck& partitioned, const hl::SpeedCheck& shared) {
   hl::StepResult step("4. What protected the victim");
-  const hl::ChildRun& alone = p.outcomes["victim_alone"].victim;
-  const double alone_rate = p.outcomes["victim_alone"].aggressor.number("rounds_per_s");
-  hl::ResultTable table("settings", hl::format("The victim's launch-to-completion latency, {} launches", p.lesson.options.size),
-                        {{"setting"}, {"how"}, {"p50", "us", 1}, {"p99", "us", 1}, {"max", "us", 1},
-                         {"p50 x alone"}, {"p99 x alone"}, {"aggressor", "% of alone", 0}});
-  table.row({"alone", "-", alone.number("p50_us"), alone.number("p99_us"), alone.number("max_us"), 1.0, 1.0, 100.0});
+  const hl::ChildRun& alone = p.outcomes["alone"].victim;
+  const double alone_rate = p.outcomes["alone"].aggressor.number("rounds_per_s");
+  hl::ResultTable table(
+      "settings",
+      hl::format("The victim's launch-to-completion latency, {} launches", p.lesson.options.size),
+      {{"setting"},
+       {"how"},
+       {"p50", "us", 1},
+       {"p99", "us", 1},
+       {"max", "us", 1},
+       {"p50 x alone"},
+       {"p99 x alone"},
+       {"aggressor", "% of alone", 0}});
+  table.row({"alone", "-", alone.number("p50_us"), alone.number("p99_us"), alone.number("max_us"),
+             1.0, 1.0, 100.0});
   std::vector<hl::TimelineRow> rows;
   for (const Setting& s : settings(hl::build_platform())) {
     if (!p.outcomes.count(s.key)) continue;
     const Outcome& r = p.outcomes[s.key];
     const double p50 = r.victim.number("p50_us") / alone.number("p50_us");
     const double p99 = r.victim.number("p99_us") / alone.number("p99_us");
-    table.row({s.name, s.how, r.victim.number("p50_us"), r.victim.number("p99_us"), r.victim.number("max_us"),
-               p50, p99, 100.0 * r.aggressor.number("rounds_per_s") / alone_rate});
+    table.row({s.name, s.how, r.victim.number("p50_us"), r.victim.number("p99_us"),
+               r.victim.number("max_us"), p50, p99,
+               100.0 * r.aggressor.number("rounds_per_s") / alone_rate});
     step.measurement(hl::format("victim_p50_us.{}", s.key), r.victim.number("p50_us"))
         .measurement(hl::format("victim_p99_us.{}", s.key), r.victim.number("p99_us"));
     if (s.protection == Protection::kPartition) {
@@ -241,31 +260,40 @@ hl::StepResult compare(Parent& p, const hl::SpeedCheck& partitioned, const hl::S
     if (r.moment.empty()) continue;
     const hl::Schedule moment_schedule = moment(r.moment);
     p.lesson.traces.keep(s.name, moment_schedule);
-    for (hl::TimelineRow& row : hl::rows_by_stream(moment_schedule, {{1, std::string(s.key).substr(0, 9) + " aggr."}, {0, "  victim"}})) rows.push_back(row);
+    for (hl::TimelineRow& row : rows_around_victim(r.moment, s.label, 3 * p.o.aggressor_us)) {
+      rows.push_back(std::move(row));
+    }
   }
   step.table(table);
   // The moments, each from three aggressor block times before its victim's block.
-  step.figure(hl::timeline("The victim's last launch in each setting (aggr.: the aggressor's blocks on the "
-                           "victim's compute unit)", rows, 4.5 * p.o.aggressor_us));
+  step.figure(hl::timeline(
+      hl::format("The victim's last launch in each setting, {} us of aggressor blocks before it on "
+                 "its compute unit (aggr.)",
+                 3 * p.o.aggressor_us),
+      rows, 4 * p.o.aggressor_us));
   const Outcome& plain = p.outcomes["one_process_plain"];
   const std::optional<double> gap = waited_for_a_slot_us(plain.moment);
-  step.schedule_check("one process, two streams: the victim's block started as an aggressor block on "
-                      "its compute unit ended (within 50 us)",
-                      gap && *gap <= 50.0,
-                      gap ? hl::format("{:.1} us after it", *gap) : std::string("no aggressor block ended on its unit before it"));
+  step.schedule_check(
+      "one process, two streams: the victim's block started as an aggressor block on "
+      "its compute unit ended (within 50 us)",
+      gap && *gap <= 50.0,
+      gap ? hl::format("{:.1} us after it", *gap)
+          : std::string("no aggressor block ended on its unit before it"));
 #if defined(__HIP_PLATFORM_AMD__)
   step.skip("one process, partitioned: no aggressor block on the victim's unit",
             "__smid() on AMD is a hardware id that several CUs can share (lesson 06)");
 #else
   const auto beside = aggressor_beside_victim(p.outcomes["one_process_partition"].moment);
-  step.schedule_check("one process, partitioned: no aggressor block ran on the victim's SM beside it",
-                      !beside && !p.outcomes["one_process_partition"].moment.empty(),
-                      beside ? hl::format("an aggressor block on SM {}", beside->unit) : std::string());
+  step.schedule_check(
+      "one process, partitioned: no aggressor block ran on the victim's SM beside it",
+      !beside && !p.outcomes["one_process_partition"].moment.empty(),
+      beside ? hl::format("an aggressor block on SM {}", beside->unit) : std::string());
 #endif
   const Outcome& sliced = p.outcomes["two_processes"];
-  step.summary(hl::format("victim p50 alone {:.0} us, time-sliced {:.0} us, partitioned in one process {:.0} us",
-                          alone.number("p50_us"), sliced.victim.number("p50_us"),
-                          p.outcomes["one_process_partition"].victim.number("p50_us")));
+  step.summary(hl::format(
+      "victim p50 alone {:.0} us, time-sliced {:.0} us, partitioned in one process {:.0} us",
+      alone.number("p50_us"), sliced.victim.number("p50_us"),
+      p.outcomes["one_process_partition"].victim.number("p50_us")));
   return step;
 }
 
@@ -279,14 +307,18 @@ int main(int argc, char** argv) {
                     "and what protects it.\n--size is the number of the victim's launches.",
                     200, 100000);
   cli.add_count("--victim-us", o.victim_us, "How long the victim's one block works", 1, 100000);
-  cli.add_count("--aggressor-us", o.aggressor_us, "How long each aggressor block works", 100, 1000000);
+  cli.add_count("--aggressor-us", o.aggressor_us, "How long each aggressor block works", 100,
+                1000000);
   cli.add_count("--partition", o.partition, "Compute units of the victim's partition", 1, 1024);
-  cli.add_flag("--mps", o.mps, "Also run both processes under MPS, with a daemon of the lesson's own (root)");
+  cli.add_flag("--mps", o.mps,
+               "Also run both processes under MPS, with a daemon of the lesson's own (root)");
   cli.add_choice("--role", o.role, "What this process is (the lesson runs itself as each tenant)",
                  {"parent", "victim", "aggressor", "both"});
-  cli.add_choice("--setting", o.setting, "With --role both: the victim's stream", {"plain", "priority", "partition"});
-  const hl::SpeedCheck& partitioned = cli.add_speed_check(hl::at_most(
-      "partitioned: victim p99 / alone p99", "--max-partitioned-p99", HIP_LESSONS_08_MAX_PARTITIONED_P99));
+  cli.add_choice("--setting", o.setting, "With --role both: the victim's stream",
+                 {"plain", "priority", "partition"});
+  const hl::SpeedCheck& partitioned =
+      cli.add_speed_check(hl::at_most("partitioned: victim p99 / alone p99",
+                                      "--max-partitioned-p99", HIP_LESSONS_08_MAX_PARTITIONED_P99));
   const hl::SpeedCheck& shared = cli.add_speed_check(hl::at_least(
       "not protected: victim p50 / alone p50", "--min-shared-p50", HIP_LESSONS_08_MIN_SHARED_P50));
   cli.add_trace_output();
@@ -298,12 +330,15 @@ int main(int argc, char** argv) {
     HIP_CHECK(hipGetDeviceProperties(&p.props, lesson.options.device));  // no context: the
     // children should have the GPU to themselves
     const auto launches = hl::per_mode<std::int64_t>(lesson.options, lesson.options.size, {20})[0];
-    p.args = {"--device", std::to_string(lesson.options.device), "--seed", std::to_string(lesson.options.seed),
-              "--size", std::to_string(launches), "--victim-us", std::to_string(o.victim_us),
-              "--aggressor-us", std::to_string(o.aggressor_us), "--partition", std::to_string(o.partition)};
-    lesson.report.step(alone(p));                                // 1.
-    lesson.report.step(one_process(p));                          // 2.
-    lesson.report.step(two_processes(p));                        // 3.
-    lesson.report.step(compare(p, partitioned, shared));         // 4.
+    p.args = {"--device",       std::to_string(lesson.options.device),
+              "--seed",         std::to_string(lesson.options.seed),
+              "--size",         std::to_string(launches),
+              "--victim-us",    std::to_string(o.victim_us),
+              "--aggressor-us", std::to_string(o.aggressor_us),
+              "--partition",    std::to_string(o.partition)};
+    lesson.report.step(alone(p));                         // 1.
+    lesson.report.step(one_process(p));                   // 2.
+    lesson.report.step(two_processes(p));                 // 3.
+    lesson.report.step(compare(p, partitioned, shared));  // 4.
   });
 }

@@ -12,6 +12,7 @@
 /// that says where it is. Host code only; unit-tested with a stand-in control program.
 #pragma once
 
+#include <dirent.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -21,7 +22,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <dirent.h>
 #include <fstream>
 #include <optional>
 #include <sstream>
@@ -71,7 +71,8 @@ inline std::vector<MpsProcess> running_mps_processes(const std::string& proc_roo
     while (!p.command.empty() && p.command.back() == ' ') p.command.pop_back();
     std::istringstream environment(read("environ"));
     for (std::string variable; std::getline(environment, variable, '\0');) {
-      if (variable.rfind("CUDA_MPS_PIPE_DIRECTORY=", 0) == 0) p.pipe_directory = variable.substr(24);
+      if (variable.rfind("CUDA_MPS_PIPE_DIRECTORY=", 0) == 0)
+        p.pipe_directory = variable.substr(24);
     }
     found.push_back(p);
   }
@@ -140,12 +141,14 @@ class MpsDaemon {
   /// match), or an MPS process already running that this lesson did not start.
   static std::optional<std::string> why_not(bool is_root, const std::string& control,
                                             const std::vector<MpsProcess>& running) {
-    if (control.empty()) return "nvidia-cuda-mps-control is not on PATH (install the driver's utilities)";
+    if (control.empty())
+      return "nvidia-cuda-mps-control is not on PATH (install the driver's utilities)";
     if (!is_root) return "MPS needs root here (the control daemon runs as root)";
     if (!running.empty()) {
-      return hl::format("an MPS daemon this lesson did not start is running (pid {}: {}, pipe folder "
-                        "{}); it is left alone",
-                        running[0].pid, running[0].command, running[0].pipe_directory);
+      return hl::format(
+          "an MPS daemon this lesson did not start is running (pid {}: {}, pipe folder "
+          "{}); it is left alone",
+          running[0].pid, running[0].command, running[0].pipe_directory);
     }
     return std::nullopt;
   }
@@ -172,14 +175,20 @@ class MpsDaemon {
     detail::g_running = 1;
     ::signal(SIGINT, detail::on_signal);
     ::signal(SIGTERM, detail::on_signal);
-    const hl::Outcome started = command({"-d"}, "");
+    // The daemon keeps running after `control -d` returns: its standard streams go to
+    // /dev/null, not to a pipe this process would wait on.
+    const int started =
+        std::system(hl::format("{} {} '{}' -d </dev/null >/dev/null 2>&1", detail::g_pipe_variable,
+                               detail::g_log_variable, control_)
+                        .c_str());
     for (int tries = 0; tries < 100 && !up(); ++tries) {
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
-    if (started.exit_code != 0 || !up()) {
+    if (started != 0 || !up()) {
       stop();
-      throw std::runtime_error(hl::format("the MPS control daemon did not start ({}): {}",
-                                          started.status(), started.output));
+      throw std::runtime_error(
+          hl::format("the MPS control daemon did not start (`{} -d` returned {}; its log: {})",
+                     control_, started, log_));
     }
   }
   ~MpsDaemon() { stop(); }

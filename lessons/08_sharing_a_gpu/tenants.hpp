@@ -5,20 +5,21 @@
 #pragma once
 
 #include <algorithm>
-#include <cmath>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <memory>
-#include <thread>
 #include <optional>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "hip_lessons/child_process.hpp"
 #include "hip_lessons/format.hpp"
 #include "hip_lessons/platform.hpp"
 #include "hip_lessons/schedule.hpp"
+#include "hip_lessons/timeline.hpp"
 
 namespace sharing {
 
@@ -33,8 +34,9 @@ enum class Protection {
 
 /// One way to put the victim and the aggressor on one GPU.
 struct Setting {
-  const char* key;   ///< JSON key and trace name: "one_process_partition"
-  const char* name;  ///< "one process, partitioned"
+  const char* key;    ///< JSON key: "one_process_partition"
+  const char* label;  ///< a timeline row's: "split"
+  const char* name;   ///< "one process, partitioned"
   bool two_processes;
   Protection protection;
   const char* how;   ///< the mechanism: "green contexts: k SMs / the rest"
@@ -45,23 +47,23 @@ struct Setting {
 /// The settings of this platform, in the order the lesson runs them.
 inline std::vector<Setting> settings(hl::Platform platform) {
   std::vector<Setting> all = {
-      {"one_process_plain", "one process, two streams", false, Protection::kNone,
+      {"one_process_plain", "plain", "one process, two streams", false, Protection::kNone,
        "plain streams"},
-      {"one_process_priority", "one process, victim at top priority", false,
+      {"one_process_priority", "priority", "one process, victim at top priority", false,
        Protection::kPriority, "hipStreamCreateWithPriority(greatest)"},
-      {"one_process_partition", "one process, partitioned", false, Protection::kPartition,
+      {"one_process_partition", "split", "one process, partitioned", false, Protection::kPartition,
        platform == hl::Platform::kAmd ? "CU-masked streams" : "green contexts"},
-      {"two_processes", "two processes, time-sliced", true, Protection::kNone,
+      {"two_processes", "sliced", "two processes, time-sliced", true, Protection::kNone,
        "separate contexts"},
   };
   if (platform == hl::Platform::kNvidia) {
-    all.push_back({"mps", "two processes under MPS", true, Protection::kNone, "one MPS server",
-                   true});
-    all.push_back({"mps_limited", "MPS, aggressor at 50% of SMs", true, Protection::kPartition,
-                   "CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=50", true,
+    all.push_back(
+        {"mps", "MPS", "two processes under MPS", true, Protection::kNone, "one MPS server", true});
+    all.push_back({"mps_limited", "MPS 50%", "MPS, aggressor at 50% of SMs", true,
+                   Protection::kPartition, "CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=50", true,
                    "CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=50"});
   } else {
-    all.push_back({"per_process_mask", "two processes, HSA_CU_MASK each", true,
+    all.push_back({"per_process_mask", "CU mask", "two processes, HSA_CU_MASK each", true,
                    Protection::kPartition, "HSA_CU_MASK: k CUs / the rest"});
   }
   return all;
@@ -132,6 +134,22 @@ inline hl::Schedule moment(const std::vector<TenantBlock>& blocks) {
                       static_cast<double>(b.end_ns - origin) / 1000.0});
   }
   return blocks.empty() ? hl::Schedule() : hl::Schedule(std::move(traced), origin);
+}
+
+/// Two timeline rows for a moment, "<label> victim" and "<label> aggr.", with time 0 \p lead_us
+/// before the victim's block started, so that every setting's rows line up on it.
+inline std::vector<hl::TimelineRow> rows_around_victim(const std::vector<TenantBlock>& blocks,
+                                                       const std::string& label, double lead_us) {
+  std::vector<hl::TimelineRow> rows = {{label + " victim", {}}, {label + " aggr.", {}}};
+  const auto victim = std::find_if(blocks.begin(), blocks.end(),
+                                   [](const TenantBlock& b) { return b.tenant == "victim"; });
+  if (victim == blocks.end()) return rows;
+  for (const TenantBlock& b : blocks) {
+    const double from = lead_us + static_cast<double>(b.start_ns - victim->start_ns) / 1000.0;
+    const double to = lead_us + static_cast<double>(b.end_ns - victim->start_ns) / 1000.0;
+    rows[b.tenant == "victim" ? 0 : 1].busy.push_back({std::max(0.0, from), std::max(0.0, to)});
+  }
+  return rows;
 }
 
 /// How long before the victim's block started the last aggressor block on its unit ended

@@ -106,8 +106,8 @@ TEST(MpsAvailability, NoControlProgramOrNotRootIsAReason) {
 
 TEST(MpsProcesses, FindsMpsByNameAndReadsItsPipeFolder) {
   const std::string root = testing::TempDir() + "fake_proc";
-  std::system(("rm -rf '" + root + "' && mkdir -p '" + root + "/100' '" + root + "/200' '" +
-               root + "/300' '" + root + "/self'")
+  std::system(("rm -rf '" + root + "' && mkdir -p '" + root + "/100' '" + root + "/200' '" + root +
+               "/300' '" + root + "/self'")
                   .c_str());
   std::ofstream(root + "/100/comm") << "nvidia-cuda-mps\n";
   std::ofstream(root + "/100/cmdline") << std::string("nvidia-cuda-mps-control\0-d\0", 27);

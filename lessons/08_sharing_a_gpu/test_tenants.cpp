@@ -16,14 +16,14 @@ TEST(Settings, EachPlatformHasItsOwnWayToPartitionProcesses) {
     for (const sharing::Setting& s : sharing::settings(p)) k.push_back(s.key);
     return k;
   };
-  EXPECT_EQ(keys(hl::Platform::kNvidia),
-            (std::vector<std::string>{"one_process_plain", "one_process_priority",
-                                      "one_process_partition", "two_processes", "mps",
-                                      "mps_limited"}));
-  EXPECT_EQ(keys(hl::Platform::kAmd),
-            (std::vector<std::string>{"one_process_plain", "one_process_priority",
-                                      "one_process_partition", "two_processes",
-                                      "per_process_mask"}));
+  EXPECT_EQ(
+      keys(hl::Platform::kNvidia),
+      (std::vector<std::string>{"one_process_plain", "one_process_priority",
+                                "one_process_partition", "two_processes", "mps", "mps_limited"}));
+  EXPECT_EQ(
+      keys(hl::Platform::kAmd),
+      (std::vector<std::string>{"one_process_plain", "one_process_priority",
+                                "one_process_partition", "two_processes", "per_process_mask"}));
 }
 
 TEST(Percentiles, NearestRank) {
