@@ -21,7 +21,6 @@
 
 namespace hl = hip_lessons;
 namespace ms = multi_stream;
-
 namespace {
 
 struct Settings {  // the lesson's own options, checked by LessonCli before any GPU work

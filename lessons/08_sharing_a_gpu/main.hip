@@ -330,12 +330,14 @@ int main(int argc, char** argv) {
     HIP_CHECK(hipGetDeviceProperties(&p.props, lesson.options.device));  // no context: the
     // children should have the GPU to themselves
     const auto launches = hl::per_mode<std::int64_t>(lesson.options, lesson.options.size, {20})[0];
-    p.args = {"--device",       std::to_string(lesson.options.device),
-              "--seed",         std::to_string(lesson.options.seed),
-              "--size",         std::to_string(launches),
-              "--victim-us",    std::to_string(o.victim_us),
-              "--aggressor-us", std::to_string(o.aggressor_us),
-              "--partition",    std::to_string(o.partition)};
+    for (const auto& [flag, value] : {std::pair{"--device", std::int64_t{lesson.options.device}},
+                                      {"--seed", static_cast<std::int64_t>(lesson.options.seed)},
+                                      {"--size", launches},
+                                      {"--victim-us", o.victim_us},
+                                      {"--aggressor-us", o.aggressor_us},
+                                      {"--partition", o.partition}}) {
+      p.args.insert(p.args.end(), {flag, hl::format("{}", value)});
+    }
     lesson.report.step(alone(p));                         // 1.
     lesson.report.step(one_process(p));                   // 2.
     lesson.report.step(two_processes(p));                 // 3.
