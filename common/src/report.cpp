@@ -72,7 +72,9 @@ void Report::note(const std::string& text) {
   }
 }
 
-void Report::line(const std::string& line) { out_ << line << '\n'; }
+void Report::line(const std::string& line) {
+  out_ << line << std::endl;  // another process waits for it: a pipe would otherwise hold it
+}
 
 void Report::fact(const std::string& key, const Cell& value) { data_->facts[key] = to_json(value); }
 

@@ -36,10 +36,14 @@ struct Problem {
   std::vector<float> a, b, expected;
   float *d_a = nullptr, *d_b = nullptr, *d_c = nullptr;
 
-  Problem(std::size_t count, std::uint64_t seed) : n(count), a(n), b(n), expected(n) {
+  Problem(std::size_t count, std::uint64_t seed) : n(count) {
     const std::size_t bytes = n * sizeof(float);
-    // Refuse a size whose three arrays would not fit, before anything is allocated.
+    // Refuse a size whose three arrays would not fit, before anything is allocated (the host
+    // arrays of 2^36 floats alone would exhaust most machines' memory).
     hl::require_device_memory(3 * bytes, hl::format("N = {}", n));
+    a.resize(n);
+    b.resize(n);
+    expected.resize(n);
     hl::fill_uniform(a, seed);
     hl::fill_uniform(b, seed + 1);
     for (std::size_t i = 0; i < n; ++i) expected[i] = a[i] + b[i];

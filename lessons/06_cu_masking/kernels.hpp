@@ -92,10 +92,10 @@ struct Workload {
   std::vector<float> input, expected;  // expected: the whole device's output, once checked
   hl::DeviceBuffer<float> d_in;
   std::optional<double> whole_device_ms;  // its time (nothing under --check)
-  Workload(std::size_t count, int steps, std::uint64_t seed)
-      : n(count), iterations(steps), input(count) {
-    // The input and up to three outputs, refused before anything is allocated.
+  Workload(std::size_t count, int steps, std::uint64_t seed) : n(count), iterations(steps) {
+    // The input and up to three outputs, refused before anything is allocated, on the host too.
     hl::require_device_memory(4 * n * sizeof(float), hl::format("--size {}", n));
+    input.resize(n);
     hl::fill_uniform(input, seed);
     d_in = hl::DeviceBuffer<float>(n);
     d_in.upload(input);  // waits: green-context streams do not wait for the null stream

@@ -189,6 +189,7 @@ class Aggressor {
       ++rounds_;
     }
     while (finished_ < rounds_ && hipEventQuery(done_[finished_ % 3]) == hipSuccess) ++finished_;
+    (void)hipGetLastError();  // a round still running (hipErrorNotReady) is not an error
   }
 
   // Stops launching, waits for the queue, and reports its rounds per second, whether the last
@@ -256,6 +257,7 @@ inline std::string run_victim(const Tenancy& t, hipStream_t stream,
     const auto launched = std::chrono::steady_clock::now();
     hipLaunchKernelGGL(victim_kernel, dim3(1), dim3(kVictimThreads), 0, stream, d_in, d_out, i,
                        ticks, i + 1 == n ? last.reserve("victim", 1, 0) : hl::BlockTrace{});
+    HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipStreamSynchronize(stream));
     latency_us.push_back(
         std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - launched)

@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -201,9 +202,20 @@ class MpsDaemon {
   }
   const std::string& pipe_directory() const { return pipe_; }
 
-  /// The daemon's answer to get_server_list: the pids of the MPS servers it started (one
-  /// after a client has connected).
-  std::string server_list() const { return command({}, "get_server_list\n").output; }
+  /// Whether an MPS server served this daemon's clients: the daemon's answer to
+  /// get_server_list names one, or the server wrote its log (server.log) in the log folder,
+  /// which stays when the server has already ended. \p seen says which.
+  bool served_clients(std::string& seen) const {
+    std::string servers = command({}, "get_server_list\n").output;
+    while (!servers.empty() && std::isspace(static_cast<unsigned char>(servers.back()))) {
+      servers.pop_back();
+    }
+    std::ifstream log(log_ + "/server.log");
+    const bool logged = log && log.peek() != std::ifstream::traits_type::eof();
+    seen = hl::format("get_server_list: '{}'; {}/server.log {}", servers, log_,
+                      logged ? "written" : "absent");
+    return logged || servers.find_first_of("0123456789") != std::string::npos;
+  }
 
   /// Sends quit and waits (at most 10 s) until no process serves this pipe folder any more.
   void stop() {
@@ -218,8 +230,8 @@ class MpsDaemon {
   }
 
  private:
-  // The daemon made its control pipe in the pipe folder.
-  bool up() const { return ::access((pipe_ + "/control").c_str(), F_OK) == 0; }
+  // The daemon made its control pipe in the pipe folder, or runs with it.
+  bool up() const { return ::access((pipe_ + "/control").c_str(), F_OK) == 0 || serving(); }
   // Some MPS process still serves this pipe folder.
   bool serving() const {
     for (const MpsProcess& p : running_mps_processes()) {

@@ -34,8 +34,8 @@ class Report {
   /// kTextWidth columns.
   void note(const std::string& text);
 
-  /// Prints \p line exactly as given, never wrapped: a machine-readable line that another
-  /// process parses (a measuring child's "@result ..." line).
+  /// Prints \p line exactly as given, never wrapped, and flushes it: a machine-readable line
+  /// that another process parses, maybe while this one runs (a child's "@result ..." line).
   void line(const std::string& line);
 
   /// Prints and records everything one step of the lesson found, in the order the step
