@@ -69,7 +69,7 @@ void captured_graph(int* d, int n, hipStream_t stream) {
   const int kernels = 5;
   const int replays = 3;
   const dim3 grid((n + kBlock - 1) / kBlock);
-  CHECK_HIP(hipMemset(d, 0, n * sizeof(int)), "zero the buffer");
+  CHECK_HIP(hipMemsetAsync(d, 0, n * sizeof(int), stream), "zero the buffer");  // stream-ordered
   CHECK_HIP(hipStreamBeginCapture(stream, hipStreamCaptureModeGlobal),
             "hipStreamBeginCapture(Global)");
   hipStreamCaptureStatus status = hipStreamCaptureStatusNone;
@@ -202,7 +202,9 @@ void explicit_graph(int* d, int n, hipStream_t stream) {
 
   hipGraphExec_t fresh = nullptr;
   CHECK_HIP(hipGraphInstantiateWithFlags(&fresh, graph, 0), "hipGraphInstantiateWithFlags");
-  CHECK_HIP(hipMemset(d, 0, n * sizeof(int)), "zero the buffer");
+  // On the graph's stream: a hipMemset on the legacy default stream could land after the
+  // graph's first node (seen once on the H200, the result 6 = (0 + 3) * 2).
+  CHECK_HIP(hipMemsetAsync(d, 0, n * sizeof(int), stream), "zero the buffer");
   CHECK_HIP(hipGraphLaunch(fresh, stream), "hipGraphLaunch (fresh instance)");
   CHECK_HIP(hipStreamSynchronize(stream), "hipStreamSynchronize");
   check_all(d, n, (5 + 3) * 2, "fresh instance of the changed graph computes (5 + 3) * 2");
@@ -242,7 +244,7 @@ void memory_nodes(int* d, int* d2, int n, hipStream_t stream) {
   CHECK_HIP(hipGraphNodeGetType(host_node, &type), "hipGraphNodeGetType(host)");
   CHECK_EQ(type, hipGraphNodeTypeHost, "host node type");
 
-  CHECK_HIP(hipMemset(d2, 0, n * sizeof(int)), "zero the target");
+  CHECK_HIP(hipMemsetAsync(d2, 0, n * sizeof(int), stream), "zero the target");
   hipGraphExec_t exec = nullptr;
   CHECK_HIP(hipGraphInstantiate(&exec, graph, nullptr, nullptr, 0), "hipGraphInstantiate");
   CHECK_HIP(hipGraphLaunch(exec, stream), "hipGraphLaunch");
