@@ -192,8 +192,8 @@ class Aggressor {
     (void)hipGetLastError();  // a round still running (hipErrorNotReady) is not an error
   }
 
-  // Stops launching, waits for the queue, and reports its rounds per second, whether the last
-  // round's output is right, and its traced blocks on `unit` between `from` and `to` (ns).
+  // Stops launching, waits for the queue, and reports the blocks it ran per second, whether the
+  // last round's output is right, and its traced blocks on `unit` between `from` and `to` (ns).
   void finish(std::vector<TenantBlock>& moment, unsigned unit, std::int64_t from, std::int64_t to) {
     HIP_CHECK(hipStreamSynchronize(stream_));
     const double seconds =
@@ -202,7 +202,9 @@ class Aggressor {
     HIP_CHECK(
         hipMemcpy(out.data(), d_out_, blocks_ * sizeof(std::uint32_t), hipMemcpyDeviceToHost));
     correct_ = !hl::first_mismatch(expected(in_, blocks_, rounds_ - 1), out);
-    rate_ = rounds_ / seconds;
+    // Blocks, not rounds: under MPS with a thread percentage the device reports fewer SMs, so
+    // aggressor_blocks() sizes a round smaller and a round alone says nothing of the work done.
+    rate_ = static_cast<double>(blocks_) * rounds_ / seconds;
     const hl::Schedule schedule = run_.finish();
     const std::int64_t origin = schedule.device_clock_origin_ns().value_or(0);
     for (const hl::TracedBlock& b : schedule.blocks()) {
@@ -213,7 +215,8 @@ class Aggressor {
     }
   }
   std::string result() const {
-    return hl::format("aggressor_correct={} rounds_per_s={}", correct_ ? 1 : 0, rate_);
+    return hl::format("aggressor_correct={} blocks_per_s={} blocks={}", correct_ ? 1 : 0, rate_,
+                      blocks_);
   }
 
  private:

@@ -145,7 +145,7 @@ void check_tenants(hl::StepResult& step, const std::string& name, const Outcome&
   }
 }
 
-// 1. Each tenant alone: the victim's latencies and the aggressor's rounds per second that the
+// 1. Each tenant alone: the victim's latencies and the aggressor's blocks per second that the
 // settings below are measured against.
 hl::StepResult alone(Parent& p) {
   hl::StepResult step("1. Each tenant alone");
@@ -222,7 +222,7 @@ hl::StepResult two_processes(Parent& p) {
 hl::StepResult compare(Parent& p, const hl::SpeedCheck& partitioned, const hl::SpeedCheck& shared) {
   hl::StepResult step("4. What protected the victim");
   const hl::ChildRun& alone = p.outcomes["alone"].victim;
-  const double alone_rate = p.outcomes["alone"].aggressor.number("rounds_per_s");
+  const double alone_rate = p.outcomes["alone"].aggressor.number("blocks_per_s");
   hl::ResultTable table(
       "settings",
       hl::format("The victim's launch-to-completion latency, {} launches", p.lesson.options.size),
@@ -234,19 +234,21 @@ hl::StepResult compare(Parent& p, const hl::SpeedCheck& partitioned, const hl::S
        {"p50 x alone"},
        {"p99 x alone"},
        {"aggressor", "% of alone", 0}});
-  table.row({"alone", "-", alone.number("p50_us"), alone.number("p99_us"), alone.number("max_us"),
-             1.0, 1.0, 100.0});
+  table.row({"alone", "the victim only", alone.number("p50_us"), alone.number("p99_us"),
+             alone.number("max_us"), 1.0, 1.0, 100.0});
   std::vector<hl::TimelineRow> rows;
   for (const Setting& s : settings(hl::build_platform())) {
     if (!p.outcomes.count(s.key)) continue;
     const Outcome& r = p.outcomes[s.key];
     const double p50 = r.victim.number("p50_us") / alone.number("p50_us");
     const double p99 = r.victim.number("p99_us") / alone.number("p99_us");
-    table.row({s.name, s.how, r.victim.number("p50_us"), r.victim.number("p99_us"),
+    table.row({s.label, s.how, r.victim.number("p50_us"), r.victim.number("p99_us"),
                r.victim.number("max_us"), p50, p99,
-               100.0 * r.aggressor.number("rounds_per_s") / alone_rate});
+               100.0 * r.aggressor.number("blocks_per_s") / alone_rate});
     step.measurement(hl::format("victim_p50_us.{}", s.key), r.victim.number("p50_us"))
-        .measurement(hl::format("victim_p99_us.{}", s.key), r.victim.number("p99_us"));
+        .measurement(hl::format("victim_p99_us.{}", s.key), r.victim.number("p99_us"))
+        .measurement(hl::format("aggressor_blocks_per_round.{}", s.key),
+                     r.aggressor.number("blocks"));
     if (s.protection == Protection::kPartition) {
       hl::SpeedCheck check = partitioned;
       check.name = hl::format("{}: victim p99 / alone p99", s.name);

@@ -35,11 +35,11 @@ enum class Protection {
 /// One way to put the victim and the aggressor on one GPU.
 struct Setting {
   const char* key;    ///< JSON key: "one_process_partition"
-  const char* label;  ///< a timeline row's: "split"
+  const char* label;  ///< the table's and a timeline row's: "split"
   const char* name;   ///< "one process, partitioned"
   bool two_processes;
   Protection protection;
-  const char* how;   ///< the mechanism: "green contexts: k SMs / the rest"
+  const char* how;   ///< the mechanism: "one process, green contexts"
   bool mps = false;  ///< both processes are clients of the lesson's MPS daemon
   const char* aggressor_variable = nullptr;  ///< set in the aggressor's environment only
 };
@@ -48,23 +48,24 @@ struct Setting {
 inline std::vector<Setting> settings(hl::Platform platform) {
   std::vector<Setting> all = {
       {"one_process_plain", "plain", "one process, two streams", false, Protection::kNone,
-       "plain streams"},
-      {"one_process_priority", "priority", "one process, victim at top priority", false,
+       "one process, two plain streams"},
+      {"one_process_priority", "prio", "one process, victim at top priority", false,
        Protection::kPriority, "hipStreamCreateWithPriority(greatest)"},
       {"one_process_partition", "split", "one process, partitioned", false, Protection::kPartition,
-       platform == hl::Platform::kAmd ? "CU-masked streams" : "green contexts"},
+       platform == hl::Platform::kAmd ? "one process, CU-masked streams"
+                                      : "one process, green contexts"},
       {"two_processes", "sliced", "two processes, time-sliced", true, Protection::kNone,
-       "separate contexts"},
+       "two processes, two contexts"},
   };
   if (platform == hl::Platform::kNvidia) {
-    all.push_back(
-        {"mps", "MPS", "two processes under MPS", true, Protection::kNone, "one MPS server", true});
+    all.push_back({"mps", "MPS", "two processes under MPS", true, Protection::kNone,
+                   "two processes, one MPS server", true});
     all.push_back({"mps_limited", "MPS 50%", "MPS, aggressor at 50% of SMs", true,
                    Protection::kPartition, "CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=50", true,
                    "CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=50"});
   } else {
     all.push_back({"per_process_mask", "CU mask", "two processes, HSA_CU_MASK each", true,
-                   Protection::kPartition, "HSA_CU_MASK: k CUs / the rest"});
+                   Protection::kPartition, "HSA_CU_MASK in each process"});
   }
   return all;
 }
