@@ -8,7 +8,6 @@
 #include <hip/hip_runtime.h>
 
 #include <cstddef>
-#include <string>
 
 namespace vector_add {
 
