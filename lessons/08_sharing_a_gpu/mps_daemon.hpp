@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <chrono>
 #include <cstdio>
@@ -217,11 +218,15 @@ class MpsDaemon {
     return logged || servers.find_first_of("0123456789") != std::string::npos;
   }
 
-  /// Sends quit and waits (at most 10 s) until no process serves this pipe folder any more.
+  /// Sends quit and waits (at most 10 s) until the daemon and its servers have ended: no process
+  /// serves this pipe folder, and no server the daemon listed (get_server_list) runs. On the
+  /// H200 a server outlived its daemon by over a second, and its environment need not name the
+  /// pipe folder.
   void stop() {
     if (!detail::g_running) return;
+    const std::vector<int> servers = server_pids();
     (void)command({}, "quit\n");
-    for (int tries = 0; tries < 200 && serving(); ++tries) {
+    for (int tries = 0; tries < 200 && (serving() || any_running(servers)); ++tries) {
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
     detail::g_running = 0;
@@ -236,6 +241,20 @@ class MpsDaemon {
   bool serving() const {
     for (const MpsProcess& p : running_mps_processes()) {
       if (p.pipe_directory == pipe_) return true;
+    }
+    return false;
+  }
+  // The pids the daemon's get_server_list names.
+  std::vector<int> server_pids() const {
+    std::istringstream answer(command({}, "get_server_list\n").output);
+    std::vector<int> pids;
+    for (int pid = 0; answer >> pid;) pids.push_back(pid);
+    return pids;
+  }
+  // One of \p pids is a running MPS process.
+  static bool any_running(const std::vector<int>& pids) {
+    for (const MpsProcess& p : running_mps_processes()) {
+      if (std::find(pids.begin(), pids.end(), p.pid) != pids.end()) return true;
     }
     return false;
   }

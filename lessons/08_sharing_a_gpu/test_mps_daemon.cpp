@@ -14,9 +14,11 @@
 
 namespace {
 
-// A stand-in for nvidia-cuda-mps-control: `-d` starts a "daemon" (a copy of sleep named like
-// MPS's processes, so /proc shows it as nvidia-cuda-mps) and makes the control pipe; "quit" on
-// standard input stops it; "get_server_list" answers a pid.
+// A stand-in for nvidia-cuda-mps-control: `-d` starts a "daemon" and a "server" (copies of
+// sleep named like MPS's processes, so /proc shows them as nvidia-cuda-mps; the server without
+// the pipe folder in its environment) and makes the control pipe; "get_server_list" answers the
+// server's pid; "quit" stops the daemon at once and the server a second later, as the H200's
+// did.
 class StandInControl : public testing::Test {
  protected:
   void SetUp() override {
@@ -25,18 +27,24 @@ class StandInControl : public testing::Test {
     dir_ = pattern;
     control_ = dir_ + "/control";
     std::ofstream script(control_);
-    script << "#!/bin/sh\n"
-              "pipe=$CUDA_MPS_PIPE_DIRECTORY\n"
-              "if [ \"$1\" = -d ]; then\n"
-              "  cp /bin/sleep \"$pipe/nvidia-cuda-mps-control\"\n"
-              "  \"$pipe/nvidia-cuda-mps-control\" 600 </dev/null >/dev/null 2>&1 &\n"
-              "  echo $! > \"$pipe/pid\"; touch \"$pipe/control\"; exit 0\n"
-              "fi\n"
-              "read command\n"
-              "case $command in\n"
-              "  quit) kill \"$(cat \"$pipe/pid\")\"; rm -f \"$pipe/control\" ;;\n"
-              "  get_server_list) echo 4242 ;;\n"
-              "esac\n";
+    script
+        << "#!/bin/sh\n"
+           "pipe=$CUDA_MPS_PIPE_DIRECTORY\n"
+           "if [ \"$1\" = -d ]; then\n"
+           "  cp /bin/sleep \"$pipe/nvidia-cuda-mps-control\"\n"
+           "  \"$pipe/nvidia-cuda-mps-control\" 600 </dev/null >/dev/null 2>&1 &\n"
+           "  echo $! > \"$pipe/pid\"\n"
+           "  cp /bin/sleep \"$pipe/nvidia-cuda-mps-server\"\n"
+           "  env -u CUDA_MPS_PIPE_DIRECTORY \"$pipe/nvidia-cuda-mps-server\" 600 \\\n"
+           "    </dev/null >/dev/null 2>&1 &\n"
+           "  echo $! > \"$pipe/server\"; touch \"$pipe/control\"; exit 0\n"
+           "fi\n"
+           "read command\n"
+           "case $command in\n"
+           "  quit) kill \"$(cat \"$pipe/pid\")\"; rm -f \"$pipe/control\"\n"
+           "        (sleep 1; kill \"$(cat \"$pipe/server\")\") </dev/null >/dev/null 2>&1 & ;;\n"
+           "  get_server_list) cat \"$pipe/server\" ;;\n"
+           "esac\n";
     script.close();
     ::chmod(control_.c_str(), 0755);
   }
@@ -49,6 +57,13 @@ class StandInControl : public testing::Test {
     return false;
   }
 
+  static bool running(int pid) {
+    for (const sharing::MpsProcess& p : sharing::running_mps_processes()) {
+      if (p.pid == pid) return true;
+    }
+    return false;
+  }
+
   std::string dir_, control_;
 };
 
@@ -56,20 +71,24 @@ class StandInControl : public testing::Test {
 
 TEST_F(StandInControl, StartsWithPrivateFoldersAndStopsAtTheEnd) {
   std::string pipe;
+  int server = 0;
   {
     sharing::MpsDaemon daemon(control_, dir_);
     pipe = daemon.pipe_directory();
     EXPECT_EQ(pipe.rfind(dir_ + "/hip_lessons_mps_", 0), 0u) << pipe;
     EXPECT_TRUE(serving(pipe));
+    std::ifstream(pipe + "/server") >> server;
+    ASSERT_TRUE(running(server)) << "the stand-in's server did not start";
     std::string seen;
     EXPECT_TRUE(daemon.served_clients(seen));
-    EXPECT_NE(seen.find("4242"), std::string::npos) << seen;
+    EXPECT_NE(seen.find(std::to_string(server)), std::string::npos) << seen;
     const auto env = daemon.client_environment();
     ASSERT_EQ(env.size(), 2u);
     EXPECT_EQ(env[0].name, "CUDA_MPS_PIPE_DIRECTORY");
     EXPECT_EQ(*env[0].value, pipe);
   }
   EXPECT_FALSE(serving(pipe));
+  EXPECT_FALSE(running(server)) << "the daemon's server outlived the lesson's stop()";
 }
 
 TEST_F(StandInControl, SigtermStopsTheDaemonBeforeTheProcessEnds) {
