@@ -7,14 +7,16 @@ placeholder line). Usage: fill_expected_output.py --log lessons.log --lessons le
 A README keeps its Expected output short by naming the steps it shows:
 `<!-- expected-output:begin steps=1,3 -->` pastes the lines before the first step heading,
 steps 1 and 3 (each from its heading, "1. ...", to the next), a line for each step left out,
-and the summary. The whole run is on the docs' Results page."""
+and the summary. A lesson without steps names the tables it leaves out instead:
+`<!-- expected-output:begin omit="Device nodes|Environment variables" -->` drops each table
+whose title starts so (to the next blank line). The whole run is on the docs' Results page."""
 import argparse
 import pathlib
 import re
 import sys
 
-BLOCK = re.compile(r"<!-- expected-output:begin( steps=[0-9,]+)? -->\n.*?<!-- expected-output:end -->\n",
-                   re.S)
+BLOCK = re.compile(r"<!-- expected-output:begin( steps=[0-9,]+| omit=\"[^\"]+\")? -->\n.*?"
+                   r"<!-- expected-output:end -->\n", re.S)
 STEP_HEADING = re.compile(r"^(\d+)\. ")
 PLACEHOLDER = "<!-- expected-output: filled from the H200 run -->\n"
 
@@ -46,6 +48,22 @@ def select_steps(output, steps):
     return "\n".join(kept).rstrip("\n") + "\n"
 
 
+def omit_tables(output, titles):
+    """`output` without the tables whose title line starts with one of `titles`."""
+    kept, skipping = [], False
+    for line in output.splitlines():
+        if skipping:
+            skipping = line != ""
+            continue
+        title = next((t for t in titles if line.startswith(t)), None)
+        if title is not None and (not kept or kept[-1] == ""):
+            kept += [f"[left out here: the table \"{line.strip()}\"; the Results page has it]", ""]
+            skipping = True
+            continue
+        kept.append(line)
+    return "\n".join(kept).rstrip("\n") + "\n"
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--log", required=True, type=pathlib.Path)
@@ -63,7 +81,9 @@ def main():
         binary = "lesson" + name
         marker = BLOCK.search(text)
         steps_text = marker.group(1) if marker and marker.group(1) else ""
-        if steps_text:
+        if steps_text.startswith(" omit="):
+            output = omit_tables(output, steps_text.split("=", 1)[1].strip('"').split("|"))
+        elif steps_text:
             steps = {int(n) for n in steps_text.split("=", 1)[1].split(",") if n}
             output = select_steps(output, steps)
         block = (f"<!-- expected-output:begin{steps_text} -->\nA run of `{binary}` on an {args.machine} "

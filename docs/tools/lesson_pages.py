@@ -30,7 +30,9 @@ DOCS_PAGE_LINK = re.compile(r"\]\(\.\./\.\./docs/pages/([a-z_]+)\.md\)")
 # The lessons print within 100 columns (hl::kTextWidth), so their output reads in a terminal
 # and in the docs' code boxes without wrapping.
 MAX_OUTPUT_WIDTH = 100
-EXPECTED = re.compile(r"<!-- expected-output:begin -->\n.*?```text\n(.*?)```", re.S)
+# A README's Expected output shows a part of the run (the Results page has all of it).
+MAX_EXPECTED_LINES = 60
+EXPECTED = re.compile(r"<!-- expected-output:begin[^>]*-->\n.*?```text\n(.*?)```", re.S)
 
 
 def lesson_dirs(lessons):
@@ -81,6 +83,10 @@ def check(lessons):
         if "<!-- expected-output: filled from" in text:
             problems.append(f"{readme}: Expected output still holds the placeholder")
         for block in EXPECTED.findall(text):
+            if len(block.splitlines()) > MAX_EXPECTED_LINES:
+                problems.append(f"{readme}: Expected output has {len(block.splitlines())} lines "
+                                f"(at most {MAX_EXPECTED_LINES}); name fewer steps in its "
+                                "expected-output:begin marker")
             for number, line in enumerate(block.splitlines(), 1):
                 if len(line) > MAX_OUTPUT_WIDTH:
                     problems.append(f"{readme}: Expected output line {number} has {len(line)} "

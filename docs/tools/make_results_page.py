@@ -164,7 +164,9 @@ def markdown_table(rows):
         cells = []
         for h in headers:
             value = row.get(h, "")
-            if isinstance(value, float):
+            if value is None:  # a figure the row has not got (JSON null), as the lesson prints it
+                value = "-"
+            elif isinstance(value, float):
                 value = int(value) if value.is_integer() else float(f"{value:.4g}")
             cells.append(str(value))
         lines.append("| " + " | ".join(cells) + " |")
@@ -180,7 +182,8 @@ def main():
     args = parser.parse_args()
     args.plots.mkdir(parents=True, exist_ok=True)
 
-    lessons = sorted(args.input.glob("[0-9][0-9]_*.json"))
+    lessons = sorted(p for p in args.input.glob("[0-9][0-9]_*.json")
+                     if not p.name.endswith(".trace.json"))  # traces: make_timeline_plots.py
     benches = sorted(args.input.glob("lesson*_bench.json"))
     if not lessons and not benches:
         print(f"error: no lesson or benchmark JSON in {args.input}", file=sys.stderr)

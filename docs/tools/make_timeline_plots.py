@@ -25,6 +25,7 @@ CAPTIONS = {
     "05": "depth-first issue through one hardware queue serializes chains; breadth-first does not",
     "06": "a partitioned kernel's blocks stay on the units it was granted",
     "07": "the gaps between individual launches, a graph replay and a persistent kernel",
+    "08": "the victim's last launch in each setting and the aggressor blocks on its compute unit",
 }
 
 
