@@ -168,7 +168,8 @@ def markdown_table(rows):
                 value = "-"
             elif isinstance(value, float):
                 value = int(value) if value.is_integer() else float(f"{value:.4g}")
-            cells.append(str(value))
+            # Markdown (and Doxygen) would read "|" as a cell's end and "<uuid>" as a tag.
+            cells.append(str(value).replace("|", "\\|").replace("<", "&lt;").replace(">", "&gt;"))
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
