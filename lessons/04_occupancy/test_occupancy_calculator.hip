@@ -94,8 +94,9 @@ int main() {
   other.max_blocks_per_cu.reset();
   expect(!occupancy::Calculator(other, kNvidia).models(), "no blocks per SM: not modelled");
 
-  // AMD MI210 (gfx90a): 104 CUs, 64-thread wavefronts, 64 KiB of LDS; the attributes HIP's
-  // header marks "CUDA only" are not reported.
+  // AMD MI210 (gfx90a): 104 CUs, 64-thread wavefronts, 64 KiB of LDS; without the attributes
+  // HIP's header marks "CUDA only", as HIP up to 5.7 refuses them (from 6.0 it answers 2 blocks
+  // per CU and 0 reserved bytes, which its own occupancy model ignores: README, On AMD).
   occupancy::Limits mi210{"gfx90a", 9, 0, 104, 64, 2048, 1024, 65536, 65536, 65536, {}, {}, {}};
   const occupancy::Calculator gfx90a(mi210, kAmd);
   expect(gfx90a.models() && gfx90a.slots() == 32, "gfx90a is modelled, 32 wave slots per CU");

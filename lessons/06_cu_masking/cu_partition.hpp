@@ -127,12 +127,19 @@ inline bool has_wgps(const std::string& gcn_arch_name) {
                      [](unsigned char c) { return std::isxdigit(c) != 0; });
 }
 
-/// GPU_ENABLE_WGP_MODE (\p value; nullptr when unset) as HIP parses a bool flag: unset is the
-/// default, on; set, it is on only for "true" or what atoi() reads as non-zero, so "", "TRUE",
-/// "yes" and "0x1" are off. On gfx10+ it decides how HIP counts CUs and converts masks, and
-/// more (runtime compilation's -mcumode, waves per CU: see the README).
-inline bool hip_counts_wgps(const char* value) {
-  return value == nullptr || std::strcmp(value, "true") == 0 || std::atoi(value) != 0;
+/// HIP_VERSION of the first HIP that reads a set but empty variable as a blank (ROCclr 38aa1bd4,
+/// ROCm 5.5): before it, an empty value left a flag at its default.
+inline constexpr int kHipReadsEmptyFlagsAsBlank = 50500000;
+
+/// GPU_ENABLE_WGP_MODE (\p value; nullptr when unset) as HIP \p hip_version parses a bool flag:
+/// unset is the default, on; set, it is on only for "true" or what atoi() reads as non-zero, so
+/// "TRUE", "yes" and "0x1" are off, and so is "" from ROCm 5.5 (before, empty counted as unset:
+/// on). On gfx10+ it decides how HIP counts CUs and converts masks, and more (runtime
+/// compilation's -mcumode, waves per CU: see the README).
+inline bool hip_counts_wgps(const char* value, int hip_version) {
+  if (value == nullptr) return true;
+  if (*value == '\0' && hip_version < kHipReadsEmptyFlagsAsBlank) return true;
+  return std::strcmp(value, "true") == 0 || std::atoi(value) != 0;
 }
 
 /// HIP_VERSION (major * 10000000 + minor * 100000 + patch; hipRuntimeGetVersion on AMD) of

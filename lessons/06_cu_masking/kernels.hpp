@@ -149,7 +149,7 @@ inline MaskLayout device_mask_layout(const hl::Device& device) {
   int hip_version = 0;
   HIP_CHECK(hipRuntimeGetVersion(&hip_version));
   return cu_mask_layout(device.props.gcnArchName, hip_version,
-                        hip_counts_wgps(std::getenv("GPU_ENABLE_WGP_MODE")));
+                        hip_counts_wgps(std::getenv("GPU_ENABLE_WGP_MODE"), hip_version));
 }
 
 inline PartitionRules partition_rules(const hl::Device& device) {

@@ -158,16 +158,28 @@ TEST(MaskLayout, ArchitectureNames) {
 }
 
 TEST(MaskLayout, GpuEnableWgpModeIsParsedAsHipParsesABoolFlag) {
-  // Unset: the default, on. Set: strcmp(v, "true") == 0 || atoi(v) != 0; set but empty
-  // reaches HIP as " ", which is neither.
-  EXPECT_TRUE(hip_counts_wgps(nullptr));
-  for (const char* on : {"true", "1", "2", "-1", " 1", "1abc"}) {
-    EXPECT_TRUE(hip_counts_wgps(on)) << "'" << on << "'";
+  // Unset: the default, on. Set: strcmp(v, "true") == 0 || atoi(v) != 0; from ROCm 5.5 set but
+  // empty reaches HIP as " ", which is neither.
+  constexpr int kHip62 = 60200000, kHip55 = 50500000;
+  for (int version : {kHip62, kHip55}) {
+    EXPECT_TRUE(hip_counts_wgps(nullptr, version));
+    for (const char* on : {"true", "1", "2", "-1", " 1", "1abc"}) {
+      EXPECT_TRUE(hip_counts_wgps(on, version)) << "'" << on << "' " << version;
+    }
+    for (const char* off :
+         {"", " ", "0", "false", "FALSE", "TRUE", "True", "yes", "on", "abc", "0x1"}) {
+      EXPECT_FALSE(hip_counts_wgps(off, version)) << "'" << off << "' " << version;
+    }
   }
-  for (const char* off :
-       {"", " ", "0", "false", "FALSE", "TRUE", "True", "yes", "on", "abc", "0x1"}) {
-    EXPECT_FALSE(hip_counts_wgps(off)) << "'" << off << "'";
-  }
+}
+
+TEST(MaskLayout, AnEmptyGpuEnableWgpModeCountedAsUnsetBeforeRocm55) {
+  // Up to ROCm 5.4 (Debian's HIP 5.2.3 among them) an empty value left the flag at its default.
+  constexpr int kHip52 = 50200000, kHip54 = 50400000;
+  EXPECT_TRUE(hip_counts_wgps("", kHip52));
+  EXPECT_TRUE(hip_counts_wgps("", kHip54));
+  EXPECT_FALSE(hip_counts_wgps("0", kHip52));
+  EXPECT_FALSE(hip_counts_wgps("yes", kHip52));
 }
 
 TEST(ReadbackCaveat, TrustedOnlyWithoutProcessWideMasksAndWithOneBitPerUnit) {
