@@ -54,4 +54,7 @@ grep -q "did not start is running" "$logs/after.log" && grep -q -- "$pipe" "$log
   { cat "$logs/after.log"; fail "the run after did not report the daemon it found"; }
 [ -n "$still" ] || fail "the run after stopped a daemon it did not start"
 echo "ok    the next run reported that daemon, left it running, and passed its other checks"
+# The killed run's daemon got "quit" above; its server may take a moment longer.
+for _ in $(seq 100); do [ -z "$(mps_pids)" ] && break; sleep 0.1; done
+[ -z "$(mps_pids)" ] || fail "the killed run's MPS did not stop 10 s after quit: $(mps_pids)"
 rm -rf "$logs"
