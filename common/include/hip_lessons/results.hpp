@@ -72,8 +72,6 @@ class ResultTable {
 
   /// Adds a row; throws std::invalid_argument when it has the wrong number of cells.
   ResultTable& row(std::vector<Cell> cells);
-  /// Replaces the title (for titles that need a value known only after the rows).
-  void retitle(std::string title) { title_ = std::move(title); }
 
   /// Prints the title and aligned columns: numbers right-aligned, text left-aligned. A table
   /// wider than \p max_width first wraps long headers over their values, then narrows its
