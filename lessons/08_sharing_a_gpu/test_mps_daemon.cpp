@@ -27,17 +27,25 @@ class StandInControl : public testing::Test {
     dir_ = pattern;
     control_ = dir_ + "/control";
     std::ofstream script(control_);
+    // Each background process is waited for until it has become the copy of sleep (until its
+    // exec, /proc names it after the shell), as the real daemon and server have by the time a
+    // client can ask for them.
     script
         << "#!/bin/sh\n"
            "pipe=$CUDA_MPS_PIPE_DIRECTORY\n"
+           "started() {\n"
+           "  for _ in $(seq 500); do\n"
+           "    [ \"$(cat /proc/$1/comm 2>/dev/null)\" = nvidia-cuda-mps ] && return; sleep 0.01\n"
+           "  done\n"
+           "}\n"
            "if [ \"$1\" = -d ]; then\n"
            "  cp /bin/sleep \"$pipe/nvidia-cuda-mps-control\"\n"
            "  \"$pipe/nvidia-cuda-mps-control\" 600 </dev/null >/dev/null 2>&1 &\n"
-           "  echo $! > \"$pipe/pid\"\n"
+           "  echo $! > \"$pipe/pid\"; started $!\n"
            "  cp /bin/sleep \"$pipe/nvidia-cuda-mps-server\"\n"
            "  env -u CUDA_MPS_PIPE_DIRECTORY \"$pipe/nvidia-cuda-mps-server\" 600 \\\n"
            "    </dev/null >/dev/null 2>&1 &\n"
-           "  echo $! > \"$pipe/server\"; touch \"$pipe/control\"; exit 0\n"
+           "  echo $! > \"$pipe/server\"; started $!; touch \"$pipe/control\"; exit 0\n"
            "fi\n"
            "read command\n"
            "case $command in\n"
