@@ -133,17 +133,14 @@ endfunction()
 #       launches, each inside its kernel's interval once the clocks are aligned, the same peak
 #       concurrency, makespans within a tolerance (ctest/expect-profiler-agreement.sh). A skip
 #       without CUPTI, without a GPU, or without a run it can compare. hip_lessons_add_lesson
-#       calls it for every TRACE lesson; PROFILER_SKIP "<reason>" makes it a skip with that
-#       reason (a lesson whose traced kernels run in its child processes, which the recorder
-#       loaded in the parent does not see).
+#       calls it for every TRACE lesson; a lesson's child processes run under the recorder too
+#       and their kernels join the parent's records (common/profiler/cupti_recorder.cpp).
 function(hip_lessons_add_profiler_test lesson target timeout)
   if(NOT HIP_LESSONS_PLATFORM_RESOLVED STREQUAL "nvidia")
     return()  # AMD: docs/pages/profilers.md shows the same comparison with rocprofv3
   endif()
   set(script ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/expect-profiler-agreement.sh)
-  if(HIP_LESSONS_PROFILER_SKIP_REASON_OF_LESSON)
-    set(recorder --skip "${HIP_LESSONS_PROFILER_SKIP_REASON_OF_LESSON}")
-  elseif(TARGET hip_lessons_cupti_recorder)
+  if(TARGET hip_lessons_cupti_recorder)
     set(recorder --recorder $<TARGET_FILE:hip_lessons_cupti_recorder>
                  --checker $<TARGET_FILE:hip_lessons_profiler_check>)
   else()
@@ -155,7 +152,7 @@ function(hip_lessons_add_profiler_test lesson target timeout)
 endfunction()
 
 function(hip_lessons_add_lesson)
-  cmake_parse_arguments(PARSE_ARGV 0 ARG "TRACE" "NUMBER;NAME;BENCH;TIMEOUT;PROFILER_SKIP"
+  cmake_parse_arguments(PARSE_ARGV 0 ARG "TRACE" "NUMBER;NAME;BENCH;TIMEOUT"
     "SOURCES;CHECK_ARGS;SPEED_ARGS;TOUR_ARGS;TOO_LARGE_ARGS;BAD_INPUT;SANITIZE_ARGS;BENCH_SMOKE_ARGS")
   if(NOT ARG_NUMBER OR NOT ARG_NAME OR NOT ARG_SOURCES)
     message(FATAL_ERROR "hip_lessons_add_lesson: NUMBER, NAME and SOURCES are required")
@@ -193,7 +190,6 @@ function(hip_lessons_add_lesson)
       COMMAND bash ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/expect-trace-file.sh -- $<TARGET_FILE:${target}>
               ${ARG_CHECK_ARGS}
       LABELS gpu ${lesson} GPU TIMEOUT ${ARG_TIMEOUT})
-    set(HIP_LESSONS_PROFILER_SKIP_REASON_OF_LESSON "${ARG_PROFILER_SKIP}")
     hip_lessons_add_profiler_test(${lesson} ${target} ${ARG_TIMEOUT} ${ARG_CHECK_ARGS})
   endif()
   get_property(has_thresholds DIRECTORY PROPERTY HIP_LESSONS_THRESHOLDS SET)

@@ -21,14 +21,25 @@
 // and returns everything recorded so far as JSON. When CUPTI refuses (a second profiler
 // attached, a driver without CUPTI support), the lesson runs as usual and the JSON's "status"
 // says what failed; the recorder prints one line to standard error either way.
+//
+// Child processes of the lesson inherit the variable and so run under a recorder of their own.
+// The first recorder of a process tree makes a folder for them and names it in
+// HIP_LESSONS_PROFILER_CHILDREN (which they inherit too); a child's recorder writes its records
+// there as the child exits (<pid>.json), and the first one adds them to what it hands over
+// (add_child_capture()), then removes the folder as its own process exits.
 #include <cupti.h>
 #include <cxxabi.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <mutex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -44,7 +55,9 @@ struct Recorder {
   std::mutex mutex;
   hl::ProfilerCapture capture;
   bool enabled = false;
-  std::string handed_over;  // the text the last hand-over returned
+  std::string handed_over;         // the text the last hand-over returned
+  std::filesystem::path children;  // where child processes leave their records
+  bool first = false;              // the first recorder of the tree: it made `children`
 };
 
 Recorder& recorder() {
@@ -132,6 +145,98 @@ std::string failure(const char* call, CUptiResult result) {
   return std::string(call) + ": " + text;
 }
 
+// Flushes CUPTI's buffers (also those of kernels still being recorded) and returns this
+// process's records as JSON text. buffer_completed() takes the lock, so it is not held while
+// flushing.
+std::string own_records() {
+  Recorder& r = recorder();
+  bool enabled = false;
+  {
+    const std::lock_guard<std::mutex> lock(r.mutex);
+    enabled = r.enabled;
+  }
+  std::string flush_error;
+  if (enabled) {
+    flush_error =
+        failure("cuptiActivityFlushAll", cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));
+  }
+  const std::lock_guard<std::mutex> lock(r.mutex);
+  if (r.capture.status.empty()) r.capture.status = "InitializeInjection was never called";
+  if (!flush_error.empty() && r.capture.ok()) r.capture.status = flush_error;
+  // CUPTI's own clock (when it refused steady_clock) is CLOCK_REALTIME: no difference.
+  r.capture.realtime_minus_host_clock_ns =
+      r.capture.host_clock == hl::kSteadyHostClock ? realtime_now_ns() - steady_now_ns() : 0;
+  return hl::profiler_capture_to_json(r.capture);
+}
+
+// The folder for child processes' records: the inherited one, or (the first recorder of the
+// tree) a new one, named in the environment the children will inherit.
+void find_or_make_children_folder(Recorder& r) {
+  const char* inherited = std::getenv(hl::kProfilerChildrenVariable);
+  if (inherited != nullptr && *inherited != '\0') {
+    r.children = inherited;
+    return;
+  }
+  std::error_code error;
+  std::string folder =
+      (std::filesystem::temp_directory_path(error) / "hip_lessons_cupti.XXXXXX").string();
+  if (error || ::mkdtemp(folder.data()) == nullptr) {
+    std::fprintf(stderr, "hip_lessons CUPTI recorder: no folder for child processes' records\n");
+    return;
+  }
+  r.children = folder;
+  r.first = true;
+  ::setenv(hl::kProfilerChildrenVariable, folder.c_str(), 1);
+}
+
+// As the process exits: a child leaves its records for the first recorder (written under
+// another name, then renamed, so a reader never sees half a file); the first one removes the
+// folder.
+void at_exit() {
+  Recorder& r = recorder();
+  if (r.children.empty()) return;
+  std::error_code error;
+  if (r.first) {
+    std::filesystem::remove_all(r.children, error);
+    return;
+  }
+  const std::string text = own_records();
+  const auto file = r.children / (std::to_string(::getpid()) + ".json");
+  const auto partial = r.children / (std::to_string(::getpid()) + ".partial");
+  std::ofstream(partial) << text;
+  std::filesystem::rename(partial, file, error);
+  if (error) {
+    std::fprintf(stderr, "hip_lessons CUPTI recorder: could not leave records in %s: %s\n",
+                 r.children.c_str(), error.message().c_str());
+  }
+}
+
+// Adds the records the children left in r.children (in pid order) to \p capture.
+void add_children(const Recorder& r, hl::ProfilerCapture& capture) {
+  std::vector<std::pair<std::int64_t, std::filesystem::path>> files;
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(r.children, error)) {
+    if (entry.path().extension() != ".json") continue;
+    try {
+      files.emplace_back(std::stoll(entry.path().stem().string()), entry.path());
+    } catch (const std::exception&) {
+      continue;  // not a child's file
+    }
+  }
+  std::sort(files.begin(), files.end());
+  for (const auto& [pid, file] : files) {
+    std::ostringstream text;
+    text << std::ifstream(file).rdbuf();
+    hl::ProfilerCapture child;
+    try {
+      child = hl::profiler_capture_from_json(text.str());
+    } catch (const std::exception& unreadable) {
+      child.status = std::string("its records could not be read: ") + unreadable.what();
+    }
+    hl::add_child_capture(capture, ::getpid(), child, pid);
+  }
+}
+
 }  // namespace
 
 extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) {
@@ -163,7 +268,9 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
       r.capture.host_clock = clock;
       r.enabled = error.empty();
       r.capture.status = r.enabled ? "ok" : error;
+      find_or_make_children_folder(r);
     }
+    std::atexit(at_exit);
     const std::string line = error.empty()
                                  ? "recording kernels with " + tool + " on " + clock +
                                        (clock_refused.empty() ? "" : " (" + clock_refused + ")")
@@ -175,26 +282,21 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
 
 extern "C" __attribute__((visibility("default"))) const char* hip_lessons_profiled_kernels_json(
     void) {
+  // The lesson calls this after its traced runs were synchronized (and its children have
+  // exited), so their records are complete.
+  const std::string own = own_records();
   Recorder& r = recorder();
-  bool enabled = false;
-  {
-    const std::lock_guard<std::mutex> lock(r.mutex);
-    enabled = r.enabled;
-  }
-  // Forced: also the buffers of kernels still being recorded. The lesson calls this after its
-  // traced runs were synchronized, so their records are complete. buffer_completed() takes the
-  // lock, so it is not held here.
-  std::string flush_error;
-  if (enabled) {
-    flush_error =
-        failure("cuptiActivityFlushAll", cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));
-  }
   const std::lock_guard<std::mutex> lock(r.mutex);
-  if (r.capture.status.empty()) r.capture.status = "InitializeInjection was never called";
-  if (!flush_error.empty() && r.capture.ok()) r.capture.status = flush_error;
-  // CUPTI's own clock (when it refused steady_clock) is CLOCK_REALTIME: no difference.
-  r.capture.realtime_minus_host_clock_ns =
-      r.capture.host_clock == hl::kSteadyHostClock ? realtime_now_ns() - steady_now_ns() : 0;
-  r.handed_over = hl::profiler_capture_to_json(r.capture);
+  r.handed_over = own;
+  if (r.first) {
+    try {
+      hl::ProfilerCapture capture = hl::profiler_capture_from_json(own);
+      add_children(r, capture);
+      r.handed_over = hl::profiler_capture_to_json(capture);
+    } catch (const std::exception& error) {
+      std::fprintf(stderr, "hip_lessons CUPTI recorder: child processes' records left out: %s\n",
+                   error.what());
+    }
+  }
   return r.handed_over.c_str();
 }

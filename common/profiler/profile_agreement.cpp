@@ -460,6 +460,15 @@ int report_profiler_agreement(const std::string& json_text, Report& report,
       capture.tool, capture.kernels.size(), capture.host_clock, capture.dropped_records,
       capture.incomplete_records, tolerance.outside_us, tolerance.makespan_us,
       100.0 * tolerance.makespan_fraction, tolerance.match_window_us));
+  if (!capture.processes.empty()) {
+    std::string processes;
+    for (const ProfiledProcess& p : capture.processes) {
+      processes += format("{}pid {}: {} kernels{}", processes.empty() ? "" : "; ", p.pid, p.kernels,
+                          p.status == "ok" ? "" : " (" + p.status + ")");
+    }
+    report.note(format("The records of {} processes, the lesson's own first: {}",
+                       capture.processes.size(), processes));
+  }
 
   std::vector<std::pair<std::string, std::int64_t>> offsets;
   for (const ClockedRun* run : comparable) {

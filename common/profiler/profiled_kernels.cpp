@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -72,10 +73,49 @@ ProfilerCapture profiler_capture_from_json(const std::string& text) {
     kernel.grid = dimensions(k, "grid", at);
     kernel.block = dimensions(k, "block", at);
     kernel.graph = required<std::uint32_t>(k, "graph", at);
+    if (k.contains("process")) kernel.process = required<std::uint32_t>(k, "process", at);
     if (kernel.end_ns < kernel.start_ns) throw std::runtime_error(at + " ends before it starts");
     capture.kernels.push_back(std::move(kernel));
   }
+  const auto& processes =
+      document.contains("processes") ? document["processes"] : nlohmann::json::array();
+  if (!processes.is_array()) throw std::runtime_error(where + ": \"processes\" is not a list");
+  for (std::size_t i = 0; i < processes.size(); ++i) {
+    const std::string at = where + " processes[" + std::to_string(i) + "]";
+    capture.processes.push_back({required<std::int64_t>(processes[i], "pid", at),
+                                 required<std::string>(processes[i], "status", at),
+                                 required<std::size_t>(processes[i], "kernels", at)});
+  }
+  for (const ProfiledKernel& k : capture.kernels) {
+    if (k.process != 0 && k.process >= capture.processes.size()) {
+      throw std::runtime_error(where + ": a kernel of process " + std::to_string(k.process) +
+                               ", which \"processes\" does not list");
+    }
+  }
   return capture;
+}
+
+void add_child_capture(ProfilerCapture& into, std::int64_t own_pid, const ProfilerCapture& child,
+                       std::int64_t pid) {
+  if (into.processes.empty()) into.processes.push_back({own_pid, into.status, into.kernels.size()});
+  ProfiledProcess process{pid, child.status, 0};
+  if (child.ok() && child.host_clock != into.host_clock) {
+    process.status = "its records are on " + child.host_clock + ", not " + into.host_clock;
+  }
+  const auto index = static_cast<std::uint32_t>(into.processes.size());
+  if (process.status == "ok") {
+    std::uint32_t above = 0;
+    for (const ProfiledKernel& k : into.kernels) above = std::max(above, k.correlation);
+    for (ProfiledKernel k : child.kernels) {
+      k.process = index;
+      k.correlation += above;
+      into.kernels.push_back(std::move(k));
+    }
+    process.kernels = child.kernels.size();
+    into.dropped_records += child.dropped_records;
+    into.incomplete_records += child.incomplete_records;
+  }
+  into.processes.push_back(std::move(process));
 }
 
 std::string profiler_capture_to_json(const ProfilerCapture& capture) {
@@ -90,7 +130,8 @@ std::string profiler_capture_to_json(const ProfilerCapture& capture) {
                        {"correlation", k.correlation},
                        {"grid", k.grid},
                        {"block", k.block},
-                       {"graph", k.graph}});
+                       {"graph", k.graph},
+                       {"process", k.process}});
   }
   nlohmann::ordered_json document = {{"tool", capture.tool},
                                      {"host_clock", capture.host_clock},
@@ -101,6 +142,13 @@ std::string profiler_capture_to_json(const ProfilerCapture& capture) {
                                      {"kernels", std::move(kernels)}};
   if (capture.realtime_minus_host_clock_ns) {
     document["realtime_minus_host_clock_ns"] = *capture.realtime_minus_host_clock_ns;
+  }
+  if (!capture.processes.empty()) {
+    nlohmann::ordered_json processes = nlohmann::ordered_json::array();
+    for (const ProfiledProcess& p : capture.processes) {
+      processes.push_back({{"pid", p.pid}, {"status", p.status}, {"kernels", p.kernels}});
+    }
+    document["processes"] = std::move(processes);
   }
   // Kernel names come from the program's symbols: replace bytes that are not UTF-8 rather
   // than fail the whole hand-over.

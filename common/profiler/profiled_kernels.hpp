@@ -19,12 +19,22 @@
 ///      "kernels": [{"name": "spin(long long, ...)", "start_ns": 5012345678,
 ///                   "end_ns": 5012366000, "stream": 13, "device": 0, "context": 1,
 ///                   "correlation": 42, "grid": [1, 1, 1], "block": [64, 1, 1],
-///                   "graph": 0}]}
+///                   "graph": 0, "process": 0}],
+///      "processes": [{"pid": 4242, "status": "ok", "kernels": 1}]}
 ///
 /// Times are nanoseconds of the host clock the recorder names in "host_clock": "steady_clock"
 /// is std::chrono::steady_clock (CLOCK_MONOTONIC on Linux), the clock a Schedule notes when
 /// its records were read (Schedule::host_read_ns()). "graph" is the CUDA graph a kernel ran
 /// in (0: not in a graph).
+///
+/// Child processes. A lesson that measures in child processes of itself (05, 08) runs them
+/// under the same recorder, since they inherit CUDA_INJECTION64_PATH. The recorder of the first
+/// process names a folder for the others in HIP_LESSONS_PROFILER_CHILDREN (they inherit that
+/// too); each child's recorder writes its records there as it exits, and the first process's
+/// hand-over adds them (add_child_capture()). "process" is then the index of the process a
+/// kernel ran in, in "processes" (0: the lesson's own; "processes" is absent for a capture of
+/// one process). The host clock is the same in every process, so the kernels of a parent and
+/// its children lie on one time axis.
 #pragma once
 
 #include <array>
@@ -46,10 +56,18 @@ struct ProfiledKernel {
   std::uint32_t correlation = 0;  ///< the launch API call's id: increases in issue order
   std::array<std::uint32_t, 3> grid{1, 1, 1};
   std::array<std::uint32_t, 3> block{1, 1, 1};
-  std::uint32_t graph = 0;  ///< the CUDA graph it ran in; 0 outside graphs
+  std::uint32_t graph = 0;    ///< the CUDA graph it ran in; 0 outside graphs
+  std::uint32_t process = 0;  ///< index in ProfilerCapture::processes; 0: the lesson's own
 
   /// Blocks in the grid (gridX x gridY x gridZ).
   std::uint64_t blocks() const;
+};
+
+/// A process whose kernels a capture holds.
+struct ProfiledProcess {
+  std::int64_t pid = 0;
+  std::string status;       ///< its recorder's status ("ok", or why it recorded nothing)
+  std::size_t kernels = 0;  ///< how many of the capture's kernels ran in it
 };
 
 /// Everything a recorder handed over.
@@ -63,6 +81,8 @@ struct ProfilerCapture {
   std::uint64_t dropped_records = 0;     ///< records the profiler lost (its buffers were full)
   std::uint64_t incomplete_records = 0;  ///< kernel records without timestamps, left out
   std::vector<ProfiledKernel> kernels;
+  /// The processes the kernels ran in, the lesson's own first; empty for one process.
+  std::vector<ProfiledProcess> processes;
 
   bool ok() const { return status == "ok"; }
 };
@@ -78,6 +98,19 @@ ProfilerCapture profiler_capture_from_json(const std::string& text);
 
 /// The JSON text above for \p capture (what a recorder hands over; also the trace file's copy).
 std::string profiler_capture_to_json(const ProfilerCapture& capture);
+
+/// The environment variable naming the folder where child processes' recorders leave their
+/// records (set by the first recorder of a process tree, inherited by its children).
+inline constexpr const char* kProfilerChildrenVariable = "HIP_LESSONS_PROFILER_CHILDREN";
+
+/// Adds the records of the child process \p pid to \p into (the lesson's own capture, pid
+/// \p own_pid): its kernels, with their process index and with correlation ids moved above
+/// every id already in \p into (each process counts from 1; moved, they keep their order and
+/// stay distinct), and its dropped and incomplete records. A child whose recorder failed, or
+/// whose records are on another host clock, adds no kernels; its status in \p into's
+/// processes says why. \p into's own status stays its own.
+void add_child_capture(ProfilerCapture& into, std::int64_t own_pid, const ProfilerCapture& child,
+                       std::int64_t pid);
 
 /// The kernels of a rocprofv3 kernel trace (`rocprofv3 --kernel-trace --output-format csv`:
 /// kernel_trace.csv), for the same comparison on AMD. Columns are found by name: Start_Timestamp

@@ -62,8 +62,9 @@ Schedule::Schedule(std::vector<TracedBlock> blocks)
   if (first != 0.0) origin_ns_ = std::llround(first * 1000.0);
 }
 
-Schedule::Schedule(std::vector<TracedBlock> blocks, std::int64_t origin_ns)
-    : blocks_(std::move(blocks)), host_read_ns_(steady_clock_ns()) {
+Schedule::Schedule(std::vector<TracedBlock> blocks, std::int64_t origin_ns,
+                   std::optional<std::int64_t> host_read_ns)
+    : blocks_(std::move(blocks)), host_read_ns_(host_read_ns.value_or(steady_clock_ns())) {
   origin_ns_ = origin_ns + std::llround(shift_to_first_start(blocks_) * 1000.0);
 }
 
@@ -243,9 +244,18 @@ std::string chrome_trace_json(const std::vector<std::pair<std::string, Schedule>
       const auto ts_of = [&](std::int64_t profiler_ns) {
         return static_cast<double>(profiler_ns - slices->profiler_at_ts0_ns) / 1000.0 + shift_us;
       };
-      std::set<std::uint32_t> profiler_streams;
+      // A track per profiler stream, and per process when the capture holds several (each
+      // process numbers its streams from its own start).
+      const auto track = [](const ProfiledKernel& k) {
+        return std::int64_t{k.process} * 1000000 + std::int64_t{k.stream};
+      };
+      std::map<std::int64_t, std::string> profiler_tracks;
       const auto add = [&](const ProfiledKernel& k, std::optional<int> launch) {
-        profiler_streams.insert(k.stream);
+        std::string name = slices->agreement.tool + " stream " + std::to_string(k.stream);
+        if (k.process < profiler->processes.size()) {
+          name += " (pid " + std::to_string(profiler->processes[k.process].pid) + ")";
+        }
+        profiler_tracks[track(k)] = name;
         nlohmann::ordered_json args = {{"launch", nullptr},      {"correlation", k.correlation},
                                        {"grid", k.grid},         {"block", k.block},
                                        {"start_ns", k.start_ns}, {"end_ns", k.end_ns}};
@@ -254,17 +264,14 @@ std::string chrome_trace_json(const std::vector<std::pair<std::string, Schedule>
                           {"cat", launch ? "profiler" : "profiler, untraced"},
                           {"ph", "X"},
                           {"pid", profiler_pid},
-                          {"tid", std::int64_t{k.stream}},
+                          {"tid", track(k)},
                           {"ts", ts_of(k.start_ns)},
                           {"dur", static_cast<double>(k.end_ns - k.start_ns) / 1000.0},
                           {"args", std::move(args)}});
       };
       for (const LaunchPair& p : slices->agreement.pairs) add(p.kernel, p.launch.launch);
       for (const ProfiledKernel& k : slices->agreement.others) add(k, std::nullopt);
-      for (const std::uint32_t stream : profiler_streams) {
-        name_track(profiler_pid, std::int64_t{stream},
-                   slices->agreement.tool + " stream " + std::to_string(stream));
-      }
+      for (const auto& [tid, name] : profiler_tracks) name_track(profiler_pid, tid, name);
     }
     nlohmann::ordered_json entry = {{"run", run},
                                     {"streams_pid", streams_pid},

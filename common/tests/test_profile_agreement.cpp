@@ -435,6 +435,57 @@ TEST(ProfiledKernelsTest, TheHandOverRoundTripsAndRefusesMalformedRecords) {
   EXPECT_THROW(hl::profiler_capture_from_json(broken.dump()), std::runtime_error);
 }
 
+TEST(ProfiledKernelsTest, AChildProcessAddsItsKernelsAndTheMergedRunAgrees) {
+  // A run whose launches 0-1 ran in the lesson's process and 2-3 in a child (lesson 08: the
+  // victim and the aggressor): each process numbers its correlation ids from its own start.
+  const hl::ClockedRun run = run_of("two processes", serial());
+  std::vector<hl::ProfiledKernel> all = kernels_of(run, 1);
+  hl::ProfilerCapture own = capture_of({all[0], all[1]});
+  hl::ProfilerCapture child = capture_of({all[2], all[3]});
+  child.kernels[0].correlation = 1;
+  child.kernels[1].correlation = 2;
+  child.dropped_records = 2;
+  EXPECT_EQ(hl::compare_run(run, own).missing.size(), 2u);  // the child's half is missing
+
+  hl::add_child_capture(own, 100, child, 101);
+  ASSERT_EQ(own.processes.size(), 2u);
+  EXPECT_EQ(own.processes[0].pid, 100);
+  EXPECT_EQ(own.processes[0].kernels, 2u);
+  EXPECT_EQ(own.processes[1].pid, 101);
+  EXPECT_EQ(own.processes[1].status, "ok");
+  ASSERT_EQ(own.kernels.size(), 4u);
+  EXPECT_EQ(own.kernels[2].process, 1u);
+  EXPECT_EQ(own.kernels[2].correlation, 3u);  // moved above the parent's ids, order kept
+  EXPECT_EQ(own.kernels[3].correlation, 4u);
+  EXPECT_EQ(own.dropped_records, 2u);
+  const hl::RunAgreement merged = hl::compare_run(run, own);
+  EXPECT_EQ(failures(merged), "");
+  EXPECT_EQ(merged.pairs.size(), 4u);
+
+  // The hand-over keeps the processes; a kernel of a process it does not list is refused.
+  const hl::ProfilerCapture back =
+      hl::profiler_capture_from_json(hl::profiler_capture_to_json(own));
+  ASSERT_EQ(back.processes.size(), 2u);
+  EXPECT_EQ(back.processes[1].pid, 101);
+  EXPECT_EQ(back.kernels[3].process, 1u);
+  nlohmann::json broken = nlohmann::json::parse(hl::profiler_capture_to_json(own));
+  broken["kernels"][3]["process"] = 5;
+  EXPECT_THROW(hl::profiler_capture_from_json(broken.dump()), std::runtime_error);
+
+  // A child whose recorder failed, or whose records are on another clock, adds no kernels and
+  // says why; the lesson's own status stays.
+  hl::ProfilerCapture failed = child;
+  failed.status = "cuptiActivityEnable: CUPTI_ERROR_NOT_INITIALIZED";
+  hl::ProfilerCapture other_clock = child;
+  other_clock.host_clock = "CUPTI's default (CLOCK_REALTIME)";
+  hl::add_child_capture(own, 100, failed, 102);
+  hl::add_child_capture(own, 100, other_clock, 103);
+  EXPECT_EQ(own.kernels.size(), 4u);
+  EXPECT_EQ(own.processes[2].status, failed.status);
+  EXPECT_NE(own.processes[3].status.find("CLOCK_REALTIME"), std::string::npos);
+  EXPECT_TRUE(own.ok());
+}
+
 TEST(ProfiledKernelsTest, ReadsARocprofv3KernelTrace) {
   // rocprofv3's CSV as its documentation shows it (rocprofiler-sdk using-rocprofv3.rst): grid
   // sizes in work-items, a kernel name with commas inside quotes.

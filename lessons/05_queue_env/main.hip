@@ -83,7 +83,7 @@ hl::StepResult time_chains(hl::Lesson& lesson, const Settings& s, double ticks_p
     hl::TracedRun traced(lesson.traces, name, streams.size() * steps);
     run(name, order, streams.size(), &traced);
     const hl::Schedule schedule = traced.finish();
-    for (const auto& b : schedule.blocks()) lesson.report.line(block_line(name, b));
+    for (const std::string& line : trace_lines(name, schedule)) lesson.report.line(line);
   }
   HIP_CHECK(hipFree(words));
   for (const hipStream_t stream : streams) HIP_CHECK(hipStreamDestroy(stream));

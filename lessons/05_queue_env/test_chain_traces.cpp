@@ -47,8 +47,8 @@ hl::ChildRun one_queue_child(const hl::Schedule& depth, const hl::Schedule& brea
   child.outcome.exit_code = 0;
   child.values["correct"] = "1";
   for (const std::string& run : runs) {
-    for (const hl::TracedBlock& b : (run == "depth-first" ? depth : breadth).blocks()) {
-      child.outcome.output += qe::block_line(run, b) + "\n";
+    for (const std::string& line : qe::trace_lines(run, run == "depth-first" ? depth : breadth)) {
+      child.outcome.output += line + "\n";
     }
   }
   return child;
@@ -77,10 +77,14 @@ int failures(const hl::StepResult& step) {
 }  // namespace
 
 TEST(ChainTraces, LinesRoundTripThroughTheChildsOutput) {
-  const hl::Schedule sent = depth_first();
+  // On the device clock, as a child's traced run is: the parent gets the same origin and the
+  // child's reading time, so a profiler's records can be compared with it.
+  std::vector<hl::TracedBlock> blocks = depth_first().blocks();
+  const hl::Schedule sent(blocks, 1764000000000000000, 5000000000000);
   std::string output = "chains correct\n@result depth_first_ms=5 correct=1\n";
-  for (const hl::TracedBlock& b : sent.blocks()) output += qe::block_line("depth-first", b) + "\n";
-  output += qe::block_line("breadth-first", sent.blocks().front()) + "\n";
+  for (const std::string& line : qe::trace_lines("depth-first", sent)) output += line + "\n";
+  // A run without its clock line is kept, with no origin.
+  output += qe::trace_lines("breadth-first", sent)[1] + "\n";
   const auto runs = qe::parse_block_lines(output);
   ASSERT_EQ(runs.size(), 2u);
   const hl::Schedule& got = runs.at("depth-first");
@@ -90,7 +94,10 @@ TEST(ChainTraces, LinesRoundTripThroughTheChildsOutput) {
   EXPECT_EQ(got.blocks()[2].unit, 7u);
   EXPECT_DOUBLE_EQ(got.span_us(), 305.0);
   EXPECT_EQ(got.peak_concurrent_launches(), 2);
+  EXPECT_EQ(got.device_clock_origin_ns(), sent.device_clock_origin_ns());
+  EXPECT_EQ(got.host_read_ns(), 5000000000000);
   EXPECT_EQ(runs.at("breadth-first").blocks().size(), 1u);
+  EXPECT_FALSE(runs.at("breadth-first").device_clock_origin_ns().has_value());
 }
 
 TEST(ChainTraces, AMalformedLineIsAnError) {
@@ -99,6 +106,7 @@ TEST(ChainTraces, AMalformedLineIsAnError) {
                std::runtime_error);  // ends before it starts
   EXPECT_THROW(qe::parse_block_lines("@block depth-first 0 0 0 5 1.0 9.0 step_0 extra\n"),
                std::runtime_error);
+  EXPECT_THROW(qe::parse_block_lines("@clock depth-first 17\n"), std::runtime_error);
   EXPECT_TRUE(qe::parse_block_lines("no trace here\n").empty());
 }
 

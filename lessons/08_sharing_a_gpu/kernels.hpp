@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -193,7 +194,8 @@ class Aggressor {
   }
 
   // Stops launching, waits for the queue, and reports the blocks it ran per second, whether the
-  // last round's output is right, and its traced blocks on `unit` between `from` and `to` (ns).
+  // last round's output is right, and every block of the rounds that ran on `unit` between
+  // `from` and `to` (ns).
   void finish(std::vector<TenantBlock>& moment, unsigned unit, std::int64_t from, std::int64_t to) {
     HIP_CHECK(hipStreamSynchronize(stream_));
     const double seconds =
@@ -207,11 +209,15 @@ class Aggressor {
     rate_ = static_cast<double>(blocks_) * rounds_ / seconds;
     const hl::Schedule schedule = run_.finish();
     const std::int64_t origin = schedule.device_clock_origin_ns().value_or(0);
+    const auto ns = [&](double us) { return origin + std::llround(us * 1000); };
+    std::set<int> rounds;
     for (const hl::TracedBlock& b : schedule.blocks()) {
-      const std::int64_t start = origin + std::llround(b.start_us * 1000),
-                         end = origin + std::llround(b.end_us * 1000);
-      if (b.unit == unit && end >= from && start <= to)
-        moment.push_back({"aggressor", b.unit, start, end});
+      if (b.unit == unit && ns(b.end_us) >= from && ns(b.start_us) <= to) rounds.insert(b.launch);
+    }
+    for (const hl::TracedBlock& b : schedule.blocks()) {
+      if (!rounds.count(b.launch)) continue;
+      moment.push_back({"aggressor", static_cast<unsigned>(b.launch), b.block, b.unit,
+                        ns(b.start_us), ns(b.end_us)});
     }
   }
   std::string result() const {
@@ -272,7 +278,7 @@ inline std::string run_victim(const Tenancy& t, hipStream_t stream,
   const hl::Schedule traced = last.finish();
   const hl::TracedBlock& b = traced.blocks().at(0);
   const std::int64_t origin = traced.device_clock_origin_ns().value_or(0);
-  moment.push_back({"victim", b.unit, origin + std::llround(b.start_us * 1000),
+  moment.push_back({"victim", n - 1, 0, b.unit, origin + std::llround(b.start_us * 1000),
                     origin + std::llround(b.end_us * 1000)});
   const Latencies l = percentiles(latency_us);
   return hl::format("victim_correct={} p50_us={} p99_us={} max_us={}",

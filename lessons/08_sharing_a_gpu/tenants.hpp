@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -87,19 +88,22 @@ inline Latencies percentiles(std::vector<double> us) {
   return {rank(50), rank(99), us.back()};
 }
 
-/// The prefix of a child's trace lines: "@block <tenant> <unit> <start_ns> <end_ns>", device
-/// clock in whole nanoseconds (the same clock in every process of the GPU).
+/// The prefix of a child's trace lines: "@block <tenant> <launch> <block> <unit> <start_ns>
+/// <end_ns>", device clock in whole nanoseconds (the same clock in every process of the GPU).
 inline constexpr const char* kBlockPrefix = "@block ";
 
 /// One traced block of one tenant, on the device clock.
 struct TenantBlock {
-  std::string tenant;  ///< "victim" or "aggressor"
+  std::string tenant;   ///< "victim" or "aggressor"
+  unsigned launch = 0;  ///< the victim's launch, or the aggressor's round
+  unsigned block = 0;
   unsigned unit = 0;
   std::int64_t start_ns = 0, end_ns = 0;
 };
 
 inline std::string block_line(const TenantBlock& b) {
-  return hl::format("{}{} {} {} {}", kBlockPrefix, b.tenant, b.unit, b.start_ns, b.end_ns);
+  return hl::format("{}{} {} {} {} {} {}", kBlockPrefix, b.tenant, b.launch, b.block, b.unit,
+                    b.start_ns, b.end_ns);
 }
 
 /// The trace lines of \p output; throws std::runtime_error quoting a malformed one.
@@ -111,8 +115,8 @@ inline std::vector<TenantBlock> parse_block_lines(const std::string& output) {
     std::istringstream fields(line.substr(std::string(kBlockPrefix).size()));
     TenantBlock b;
     std::string extra;
-    if (!(fields >> b.tenant >> b.unit >> b.start_ns >> b.end_ns) || fields >> extra ||
-        b.end_ns < b.start_ns) {
+    if (!(fields >> b.tenant >> b.launch >> b.block >> b.unit >> b.start_ns >> b.end_ns) ||
+        fields >> extra || b.end_ns < b.start_ns) {
       throw std::runtime_error("malformed trace line from a child: " + line);
     }
     blocks.push_back(b);
@@ -120,25 +124,34 @@ inline std::vector<TenantBlock> parse_block_lines(const std::string& output) {
   return blocks;
 }
 
-/// The moment a setting's last victim launch ran: the victim's block and the aggressor's blocks
-/// on the same unit around it, as a schedule (stream 0 victim, 1 aggressor) whose time 0 is the
-/// earliest of them.
+/// The moment a setting's last victim launch ran: the victim's block and every block of the
+/// aggressor rounds that ran on its unit around it, as a schedule (stream 0 victim, 1
+/// aggressor; launches numbered in the order they started) whose time 0 is the earliest block.
+/// Whole launches, so that a profiler's kernel records can be set beside them.
 inline hl::Schedule moment(const std::vector<TenantBlock>& blocks) {
-  std::int64_t origin = INT64_MAX;
-  for (const TenantBlock& b : blocks) origin = std::min(origin, b.start_ns);
-  std::vector<hl::TracedBlock> traced;
-  int launch = 0;
+  std::map<std::pair<std::string, unsigned>, std::int64_t> first_start;  // launch -> start
   for (const TenantBlock& b : blocks) {
-    const bool victim = b.tenant == "victim";
-    traced.push_back({b.tenant, launch++, victim ? 0 : 1, 0, b.unit,
-                      static_cast<double>(b.start_ns - origin) / 1000.0,
+    const auto [at, added] = first_start.emplace(std::pair{b.tenant, b.launch}, b.start_ns);
+    if (!added) at->second = std::min(at->second, b.start_ns);
+  }
+  std::vector<std::pair<std::int64_t, std::pair<std::string, unsigned>>> order;
+  for (const auto& [key, start] : first_start) order.push_back({start, key});
+  std::sort(order.begin(), order.end());
+  std::map<std::pair<std::string, unsigned>, int> number;
+  for (const auto& [start, key] : order) number.emplace(key, static_cast<int>(number.size()));
+  const std::int64_t origin = order.empty() ? 0 : order.front().first;
+  std::vector<hl::TracedBlock> traced;
+  for (const TenantBlock& b : blocks) {
+    traced.push_back({b.tenant, number[{b.tenant, b.launch}], b.tenant == "victim" ? 0 : 1, b.block,
+                      b.unit, static_cast<double>(b.start_ns - origin) / 1000.0,
                       static_cast<double>(b.end_ns - origin) / 1000.0});
   }
   return blocks.empty() ? hl::Schedule() : hl::Schedule(std::move(traced), origin);
 }
 
-/// Two timeline rows for a moment, "<label> victim" and "<label> aggr.", with time 0 \p lead_us
-/// before the victim's block started, so that every setting's rows line up on it.
+/// Two timeline rows for a moment on the victim's unit, "<label> victim" and "<label> aggr.",
+/// with time 0 \p lead_us before the victim's block started, so that every setting's rows line
+/// up on it.
 inline std::vector<hl::TimelineRow> rows_around_victim(const std::vector<TenantBlock>& blocks,
                                                        const std::string& label, double lead_us) {
   std::vector<hl::TimelineRow> rows = {{label + " victim", {}}, {label + " aggr.", {}}};
@@ -146,6 +159,7 @@ inline std::vector<hl::TimelineRow> rows_around_victim(const std::vector<TenantB
                                    [](const TenantBlock& b) { return b.tenant == "victim"; });
   if (victim == blocks.end()) return rows;
   for (const TenantBlock& b : blocks) {
+    if (b.unit != victim->unit) continue;
     const double from = lead_us + static_cast<double>(b.start_ns - victim->start_ns) / 1000.0;
     const double to = lead_us + static_cast<double>(b.end_ns - victim->start_ns) / 1000.0;
     rows[b.tenant == "victim" ? 0 : 1].busy.push_back({std::max(0.0, from), std::max(0.0, to)});
@@ -192,9 +206,9 @@ struct Outcome {
 
 /// Runs the aggressor as a child of this program (\p args, then --role aggressor) and, once it
 /// says its kernels are queued, the victim (--role victim) or, without \p victim, a pause of
-/// \p alone_ms. As soon as the victim reports, the aggressor is told to stop and to send its
-/// blocks beside the victim's last one (from three of its block times before to one after), while
-/// its ring of traced rounds still holds them.
+/// \p alone_ms. As soon as the victim reports, the aggressor is told to stop and to send the
+/// rounds that ran on the victim's unit beside its last block (from three of its block times
+/// before to one after), while its ring of traced rounds still holds them.
 inline Outcome run_tenants(const std::vector<std::string>& args,
                            const std::vector<hl::EnvSetting>& victim_env,
                            const std::vector<hl::EnvSetting>& aggressor_env, bool victim,

@@ -38,49 +38,61 @@ TEST(Percentiles, NearestRank) {
 }
 
 TEST(BlockLines, RoundTripAndRefuseMalformedLines) {
-  const TenantBlock b{"victim", 17, 1800000000000000123, 1800000000000020456};
+  const TenantBlock b{"aggressor", 41, 900, 17, 1800000000000000123, 1800000000000020456};
   const std::string output = "noise\n" + sharing::block_line(b) + "\n@result victim_correct=1\n";
   const auto blocks = sharing::parse_block_lines(output);
   ASSERT_EQ(blocks.size(), 1u);
-  EXPECT_EQ(blocks[0].tenant, "victim");
+  EXPECT_EQ(blocks[0].tenant, "aggressor");
+  EXPECT_EQ(blocks[0].launch, 41u);
+  EXPECT_EQ(blocks[0].block, 900u);
   EXPECT_EQ(blocks[0].unit, 17u);
   EXPECT_EQ(blocks[0].start_ns, 1800000000000000123);  // whole nanoseconds of a large clock
   EXPECT_EQ(blocks[0].end_ns, 1800000000000020456);
-  EXPECT_THROW(sharing::parse_block_lines("@block victim 3 20 10\n"), std::runtime_error);
-  EXPECT_THROW(sharing::parse_block_lines("@block victim 3 x 10\n"), std::runtime_error);
+  EXPECT_THROW(sharing::parse_block_lines("@block victim 0 0 3 20 10\n"), std::runtime_error);
+  EXPECT_THROW(sharing::parse_block_lines("@block victim 0 0 3 x 10\n"), std::runtime_error);
+  EXPECT_THROW(sharing::parse_block_lines("@block victim 3 10 20\n"), std::runtime_error);
 }
 
-// A victim that started 4 us after the aggressor block on its unit ended, and one beside it.
+// A victim (launch 199) that started 4 us after the aggressor block on its unit ended, beside
+// two aggressor rounds (7 and 8) of two blocks each; round 7's other block ran on unit 6.
 std::vector<TenantBlock> waited() {
   const std::int64_t t = 1800000000000000000;
-  return {{"aggressor", 5, t, t + 2000000},
-          {"aggressor", 6, t, t + 1990000},
-          {"victim", 5, t + 2004000, t + 2024000},
-          {"aggressor", 5, t + 2030000, t + 4030000}};
+  return {{"aggressor", 7, 0, 5, t, t + 2000000},
+          {"aggressor", 7, 1, 6, t, t + 1990000},
+          {"victim", 199, 0, 5, t + 2004000, t + 2024000},
+          {"aggressor", 8, 0, 5, t + 2030000, t + 4030000},
+          {"aggressor", 8, 1, 6, t + 2001000, t + 4001000}};
 }
 
 TEST(Moment, TheVictimWaitedForASlotOnItsUnit) {
   const auto gap = sharing::waited_for_a_slot_us(waited());
   ASSERT_TRUE(gap.has_value());
   EXPECT_DOUBLE_EQ(*gap, 4.0);
-  EXPECT_FALSE(sharing::aggressor_beside_victim(waited()));
+  EXPECT_FALSE(sharing::aggressor_beside_victim(waited()));  // round 8 on unit 6 is not beside
   auto beside = waited();
-  beside.push_back({"aggressor", 5, beside[2].start_ns + 1000, beside[2].end_ns + 5000});
+  beside.push_back({"aggressor", 9, 0, 5, beside[2].start_ns + 1000, beside[2].end_ns + 5000});
   ASSERT_TRUE(sharing::aggressor_beside_victim(beside).has_value());
-  EXPECT_FALSE(sharing::waited_for_a_slot_us({{"aggressor", 5, 0, 10}}));  // no victim
+  EXPECT_FALSE(sharing::waited_for_a_slot_us({{"aggressor", 1, 0, 5, 0, 10}}));  // no victim
 }
 
-TEST(Moment, ScheduleStartsAtTheEarliestBlockInWholeNanoseconds) {
+TEST(Moment, ScheduleHasWholeLaunchesInStartOrderFromTheEarliestBlock) {
   const hl::Schedule s = sharing::moment(waited());
-  ASSERT_EQ(s.blocks().size(), 4u);
+  ASSERT_EQ(s.blocks().size(), 5u);
   EXPECT_DOUBLE_EQ(s.span_us(), 4030.0);
   EXPECT_EQ(s.device_clock_origin_ns(), std::optional<std::int64_t>(1800000000000000000));
-  int victims = 0;
-  for (const hl::TracedBlock& b : s.blocks()) {
-    if (b.stream == 0) {
-      ++victims;
-      EXPECT_DOUBLE_EQ(b.start_us, 2004.0);
-    }
-  }
-  EXPECT_EQ(victims, 1);
+  const auto spans = s.launch_spans();  // round 7, round 8 (from its unit-6 block), the victim
+  ASSERT_EQ(spans.size(), 3u);
+  EXPECT_DOUBLE_EQ(spans.at(0).end, 2000.0);
+  EXPECT_DOUBLE_EQ(spans.at(1).start, 2001.0);
+  EXPECT_DOUBLE_EQ(spans.at(1).end, 4030.0);
+  EXPECT_DOUBLE_EQ(spans.at(2).start, 2004.0);
+  for (const hl::TracedBlock& b : s.blocks()) EXPECT_EQ(b.stream, b.launch == 2 ? 0 : 1);
+}
+
+TEST(Moment, TheTimelineRowsShowTheVictimsUnitOnly) {
+  const auto rows = sharing::rows_around_victim(waited(), "plain", 10.0);
+  ASSERT_EQ(rows.size(), 2u);
+  ASSERT_EQ(rows[0].busy.size(), 1u);
+  EXPECT_DOUBLE_EQ(rows[0].busy[0].start, 10.0);
+  EXPECT_EQ(rows[1].busy.size(), 2u);  // rounds 7 and 8 on unit 5; not their unit-6 blocks
 }

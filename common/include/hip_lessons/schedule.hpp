@@ -62,8 +62,10 @@ class Schedule {
   /// were read (host_read_ns()).
   explicit Schedule(std::vector<TracedBlock> blocks);
   /// \p blocks with times in microseconds from the device-clock reading \p origin_ns
-  /// (nanoseconds), which a recorder that subtracts in whole clock ticks knows exactly.
-  Schedule(std::vector<TracedBlock> blocks, std::int64_t origin_ns);
+  /// (nanoseconds), which a recorder that subtracts in whole clock ticks knows exactly. A
+  /// schedule sent from a child process passes the child's \p host_read_ns on.
+  Schedule(std::vector<TracedBlock> blocks, std::int64_t origin_ns,
+           std::optional<std::int64_t> host_read_ns = std::nullopt);
 
   const std::vector<TracedBlock>& blocks() const { return blocks_; }
   bool empty() const { return blocks_.empty(); }
