@@ -202,13 +202,19 @@ class Pairer {
 
 // Whether pairing \p a is better than \p b (see the file comment of profile_agreement.hpp).
 bool better(const Pairing& a, const Pairing& b, double equal_spread_ns,
-            std::optional<std::int64_t> host_read_ns) {
+            std::optional<std::int64_t> host_read_ns, double window_ns) {
   if (a.paired != b.paired) return a.paired > b.paired;
   const bool a_fits = a.spread() <= equal_spread_ns;
   const bool b_fits = b.spread() <= equal_spread_ns;
   if (a_fits != b_fits) return a_fits;
   if (!a_fits && a.spread() != b.spread()) return a.spread() < b.spread();
   if (host_read_ns) {
+    // The schedule was made after its kernels had finished: kernels that ended later (beyond
+    // the clocks' conversion error) are an untraced copy run after it.
+    const auto in_time = [&](const Pairing& p) {
+      return static_cast<double>(p.last_end) <= static_cast<double>(*host_read_ns) + window_ns;
+    };
+    if (in_time(a) != in_time(b)) return in_time(a);
     const auto distance = [&](const Pairing& p) {
       return std::abs(static_cast<double>(*host_read_ns - p.last_end));
     };
@@ -254,7 +260,8 @@ RunAgreement compare_run(const ClockedRun& run, const ProfilerCapture& capture,
       Pairing candidate = pairer.from(a, k, max_missing);
       if (candidate.paired == 0) continue;
       if (best.paired == 0 ||
-          better(candidate, best, 2 * tolerance.outside_us * 1000.0, host_read)) {
+          better(candidate, best, 2 * tolerance.outside_us * 1000.0, host_read,
+                 tolerance.match_window_us * 1000.0)) {
         best = std::move(candidate);
       }
     }

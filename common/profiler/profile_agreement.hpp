@@ -27,8 +27,9 @@
 /// with each launch call), each with a kernel that keeps the range of fitting offsets
 /// non-empty within the match window. The candidate that pairs the most launches, then leaves
 /// them least outside, wins; between equally good ones (a run repeated untraced before or after
-/// the traced one) the one that ended closest to when the schedule was read (host_read_ns, when
-/// the profiler's clock is steady_clock), else the latest. When the first launch pairs with no
+/// the traced one), when the profiler's clock is steady_clock, one that ended before the
+/// schedule was read (host_read_ns; within the match window) and of those the one that ended
+/// closest to it, else the latest. When the first launch pairs with no
 /// kernel, or the best pairing misses some launches, the second and third launches anchor too
 /// (the earlier launches are then paired in reverse issue order).
 #pragma once

@@ -156,6 +156,26 @@ TEST(ProfileAgreementTest, PairsTheTracedRunNotItsUntracedCopy) {
   EXPECT_EQ(a.pairs[0].kernel.correlation, 1u);
 }
 
+TEST(ProfileAgreementTest, AKernelThatEndedAfterTheScheduleWasReadIsNotTheRun) {
+  // Lesson 04 on an H200: one 59 us launch of 1056 blocks, its schedule read 80 ms after it
+  // (the host checked 16M elements first); another kernel of 1056 blocks, long enough to hold
+  // the launch, ended 70 ms after that read. It is nearer the read, but cannot be the run.
+  hl::ClockedRun run = run_of("triad", {{0, 0, 59000}});
+  run.launches[0].blocks = 1056;
+  std::vector<hl::ProfiledKernel> kernels = kernels_of(run, 1);
+  kernels[0].grid = {1056, 1, 1};
+  run.host_read_ns = kernels[0].end_ns + 80000000;
+  hl::ProfiledKernel later = kernels[0];
+  later.correlation = 9;
+  later.start_ns = *run.host_read_ns + 69850000;
+  later.end_ns = later.start_ns + 150000;
+  kernels.push_back(later);
+  const hl::RunAgreement a = hl::compare_run(run, capture_of(kernels));
+  ASSERT_EQ(a.pairs.size(), 1u);
+  EXPECT_EQ(a.pairs[0].kernel.correlation, 1u);
+  EXPECT_EQ(failures(a), "");
+}
+
 TEST(ProfileAgreementTest, PairsALongRunAmongManyCopiesOfIt) {
   // 256 short kernels (3 us, 1 us apart) traced once after 15 untraced copies of the same run,
   // beside a 5 ms kernel of the same grid: a lesson's worth of records (the pairing must stay
