@@ -259,9 +259,8 @@ RunAgreement compare_run(const ClockedRun& run, const ProfilerCapture& capture,
           best.paired == 0 ? run.launches.size() : run.launches.size() - best.paired;
       Pairing candidate = pairer.from(a, k, max_missing);
       if (candidate.paired == 0) continue;
-      if (best.paired == 0 ||
-          better(candidate, best, 2 * tolerance.outside_us * 1000.0, host_read,
-                 tolerance.match_window_us * 1000.0)) {
+      if (best.paired == 0 || better(candidate, best, 2 * tolerance.outside_us * 1000.0, host_read,
+                                     tolerance.match_window_us * 1000.0)) {
         best = std::move(candidate);
       }
     }
