@@ -166,6 +166,7 @@ class Aggressor {
         blocks_(aggressor_blocks(t.device)),
         in_(blocks_),
         ticks_(std::llround(t.aggressor_us * t.ticks_per_us)),
+        block_ns_(std::llround(t.aggressor_us * 1000)),
         run_(t.traces, "aggressor", 64 * std::size_t{blocks_}, hl::Overflow::kKeepLatest) {
     hl::fill_random_words(in_, t.seed + 1);
     HIP_CHECK(hipMalloc(&d_in_, blocks_ * sizeof(std::uint32_t)));
@@ -194,9 +195,10 @@ class Aggressor {
   }
 
   // Stops launching, waits for the queue, and reports the blocks it ran per second, whether the
-  // last round's output is right, and every block of the rounds that ran on `unit` between
-  // `from` and `to` (ns).
-  void finish(std::vector<TenantBlock>& moment, unsigned unit, std::int64_t from, std::int64_t to) {
+  // last round's output is right, and every block of the rounds that ran beside the `victim`'s
+  // block: on its unit from three aggressor block times before it to one after, or anywhere on
+  // the GPU while it ran.
+  void finish(std::vector<TenantBlock>& moment, const std::optional<TenantBlock>& victim) {
     HIP_CHECK(hipStreamSynchronize(stream_));
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
@@ -210,9 +212,15 @@ class Aggressor {
     const hl::Schedule schedule = run_.finish();
     const std::int64_t origin = schedule.device_clock_origin_ns().value_or(0);
     const auto ns = [&](double us) { return origin + std::llround(us * 1000); };
+    if (!victim) return;
+    const std::int64_t from = victim->start_ns - 3 * block_ns_, to = victim->end_ns + block_ns_;
     std::set<int> rounds;
     for (const hl::TracedBlock& b : schedule.blocks()) {
-      if (b.unit == unit && ns(b.end_us) >= from && ns(b.start_us) <= to) rounds.insert(b.launch);
+      const std::int64_t start = ns(b.start_us), end = ns(b.end_us);
+      if ((b.unit == victim->unit && end >= from && start <= to) ||
+          (end > victim->start_ns && start < victim->end_ns)) {
+        rounds.insert(b.launch);
+      }
     }
     for (const hl::TracedBlock& b : schedule.blocks()) {
       if (!rounds.count(b.launch)) continue;
@@ -230,6 +238,7 @@ class Aggressor {
   unsigned int blocks_;
   std::vector<std::uint32_t> in_;
   long long ticks_;
+  std::int64_t block_ns_;  // how long one of its blocks works
   hl::TracedRun run_;
   std::uint32_t *d_in_ = nullptr, *d_out_ = nullptr;
   hipEvent_t done_[3] = {};

@@ -80,14 +80,11 @@ void be_a_tenant(hl::Lesson& lesson, const Options& o) {
     Aggressor aggressor(t, stream);
     aggressor.top_up();
     lesson.report.line("@ready");
-    std::string order;  // "stop", or "window <unit> <from_ns> <to_ns>"
+    std::string order;  // stop_order(): "stop", or "beside" the victim's block
     for (pollfd in{STDIN_FILENO, POLLIN, 0}; order.empty(); aggressor.top_up()) {
       if (::poll(&in, 1, 1) > 0 && !std::getline(std::cin, order)) order = "stop";
     }
-    unsigned unit = 0;
-    std::int64_t from = 0, to = -1;
-    std::istringstream(order.substr(order.find(' ') + 1)) >> unit >> from >> to;
-    aggressor.finish(moment, unit, from, to);
+    aggressor.finish(moment, victim_in(order));
     HIP_CHECK(hipStreamDestroy(stream));
     return answer(lesson.report, aggressor.result(), moment);
   }
@@ -109,8 +106,7 @@ void be_a_tenant(hl::Lesson& lesson, const Options& o) {
   {
     Aggressor aggressor(t, other);
     result = run_victim(t, victim, moment, [&] { aggressor.top_up(); });
-    aggressor.finish(moment, moment[0].unit, moment[0].start_ns - 3000 * o.aggressor_us,
-                     moment[0].end_ns + 1000 * o.aggressor_us);
+    aggressor.finish(moment, moment[0]);
     result += " " + aggressor.result();
   }
   if (o.setting == "partition") {
@@ -150,7 +146,7 @@ void check_tenants(hl::StepResult& step, const std::string& name, const Outcome&
 hl::StepResult alone(Parent& p) {
   hl::StepResult step("1. Each tenant alone");
   Outcome& alone = p.outcomes["alone"];
-  alone = run_tenants(p.args, {}, {}, false, p.o.aggressor_us);  // the aggressor, 300 ms
+  alone = run_tenants(p.args, {}, {}, false);  // the aggressor, 300 ms
   std::vector<std::string> victim = p.args;
   victim.insert(victim.end(), {"--role", "victim"});
   alone.victim = hl::run_self(victim, {}, 300.0);
@@ -206,7 +202,7 @@ hl::StepResult two_processes(Parent& p) {
       aggressor_env.push_back(
           {"HSA_CU_MASK", hl::format("{}:{}-{}", p.lesson.options.device, k, units - 1)});
     }
-    p.outcomes[s.key] = run_tenants(p.args, victim_env, aggressor_env, true, p.o.aggressor_us);
+    p.outcomes[s.key] = run_tenants(p.args, victim_env, aggressor_env, true);
     check_tenants(step, s.name, p.outcomes[s.key]);
   }
   if (mps) {

@@ -125,7 +125,7 @@ inline std::vector<TenantBlock> parse_block_lines(const std::string& output) {
 }
 
 /// The moment a setting's last victim launch ran: the victim's block and every block of the
-/// aggressor rounds that ran on its unit around it, as a schedule (stream 0 victim, 1
+/// aggressor rounds that ran beside it (Aggressor::finish()), as a schedule (stream 0 victim, 1
 /// aggressor; launches numbered in the order they started) whose time 0 is the earliest block.
 /// Whole launches, so that a profiler's kernel records can be set beside them.
 inline hl::Schedule moment(const std::vector<TenantBlock>& blocks) {
@@ -197,6 +197,26 @@ inline std::optional<TenantBlock> aggressor_beside_victim(const std::vector<Tena
   return std::nullopt;
 }
 
+/// The parent's word to the aggressor once the victim has reported: "stop", or with the
+/// victim's traced block "beside <unit> <start_ns> <end_ns>", and the aggressor sends its
+/// rounds around that block (Aggressor::finish()).
+inline std::string stop_order(const std::vector<TenantBlock>& victim) {
+  if (victim.empty()) return "stop";
+  return hl::format("beside {} {} {}", victim[0].unit, victim[0].start_ns, victim[0].end_ns);
+}
+
+/// The victim's block in an order; nothing for "stop" (or an order it cannot read).
+inline std::optional<TenantBlock> victim_in(const std::string& order) {
+  TenantBlock victim{"victim"};
+  std::istringstream fields(order);
+  std::string word;
+  if (fields >> word && word == "beside" &&
+      fields >> victim.unit >> victim.start_ns >> victim.end_ns) {
+    return victim;
+  }
+  return std::nullopt;
+}
+
 /// What one setting's tenants reported: the victim's run and the aggressor's (the same run when
 /// both shared one process), and the moment of the victim's last launch.
 struct Outcome {
@@ -207,12 +227,12 @@ struct Outcome {
 /// Runs the aggressor as a child of this program (\p args, then --role aggressor) and, once it
 /// says its kernels are queued, the victim (--role victim) or, without \p victim, a pause of
 /// \p alone_ms. As soon as the victim reports, the aggressor is told to stop and to send the
-/// rounds that ran on the victim's unit beside its last block (from three of its block times
-/// before to one after), while its ring of traced rounds still holds them.
+/// rounds that ran beside the victim's last block (stop_order()), while its ring of traced
+/// rounds still holds them.
 inline Outcome run_tenants(const std::vector<std::string>& args,
                            const std::vector<hl::EnvSetting>& victim_env,
                            const std::vector<hl::EnvSetting>& aggressor_env, bool victim,
-                           double aggressor_us, int alone_ms = 300) {
+                           int alone_ms = 300) {
   const auto child = [&](const char* role, const std::vector<hl::EnvSetting>& env, bool input) {
     std::vector<std::string> argv = {hl::self_executable()};
     argv.insert(argv.end(), args.begin(), args.end());
@@ -231,26 +251,20 @@ inline Outcome run_tenants(const std::vector<std::string>& args,
   Outcome o;
   auto aggressor = child("aggressor", aggressor_env, true);
   std::string aggressor_said = read_until(*aggressor, "@ready");
-  std::string order = "stop";
   if (aggressor_said.find("@ready") == std::string::npos) {
     aggressor->close_input();
   } else if (victim) {
     auto victim_process = child("victim", victim_env, false);
     std::string victim_said = read_until(*victim_process, hl::kResultPrefix);
     const auto blocks = parse_block_lines(victim_said);
-    if (!blocks.empty()) {
-      const auto before = static_cast<std::int64_t>(3000 * aggressor_us);
-      order = hl::format("window {} {} {}", blocks[0].unit, blocks[0].start_ns - before,
-                         blocks[0].end_ns + before / 3);
-    }
-    aggressor->write_line(order);
+    aggressor->write_line(stop_order(blocks));
     o.victim.outcome = victim_process->finish(300.0);
     o.victim.outcome.output = victim_said + o.victim.outcome.output;
     o.victim.values = hl::parse_result(o.victim.outcome.output);
     o.moment = blocks;
   } else {
     std::this_thread::sleep_for(std::chrono::milliseconds(alone_ms));
-    aggressor->write_line(order);
+    aggressor->write_line(stop_order({}));
   }
   o.aggressor.outcome = aggressor->finish(300.0);
   o.aggressor.outcome.output = aggressor_said + o.aggressor.outcome.output;

@@ -96,3 +96,15 @@ TEST(Moment, TheTimelineRowsShowTheVictimsUnitOnly) {
   EXPECT_DOUBLE_EQ(rows[0].busy[0].start, 10.0);
   EXPECT_EQ(rows[1].busy.size(), 2u);  // rounds 7 and 8 on unit 5; not their unit-6 blocks
 }
+
+TEST(Orders, TheVictimsBlockTravelsToTheAggressor) {
+  const auto victim = sharing::victim_in(
+      sharing::stop_order({{"victim", 199, 0, 5, 1800000000000002004, 1800000000000002024}}));
+  ASSERT_TRUE(victim.has_value());
+  EXPECT_EQ(victim->unit, 5u);
+  EXPECT_EQ(victim->start_ns, 1800000000000002004);
+  EXPECT_EQ(victim->end_ns, 1800000000000002024);
+  EXPECT_EQ(sharing::stop_order({}), "stop");
+  EXPECT_FALSE(sharing::victim_in("stop").has_value());
+  EXPECT_FALSE(sharing::victim_in("beside 5 x").has_value());
+}
