@@ -1,13 +1,10 @@
 /// \file lessons/06_cu_masking/cu_partition.hpp
-/// \brief Lesson 06's rules of a compute-unit partition, host-only and unit tested
-/// (test_cu_partition.cpp): CU masks and their spellings, what one mask bit is on a GPU under
-/// a HIP release, how disjoint partitions are planned, and what a partition's block trace
-/// must show.
+/// \brief Lesson 06's host-only rules of a compute-unit partition (test_cu_partition.cpp): CU
+/// masks, what one mask bit is, partition plans, what a partition's block trace must show.
 #pragma once
 
 #include <algorithm>
 #include <bitset>
-#include <cctype>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -33,7 +30,6 @@ inline constexpr int kMaxMaskUnits = 2048;
 /// words, bit (i % 32) of word i / 32 standing for unit i.
 struct CuMask {
   std::bitset<kMaxMaskUnits> units;
-
   int count() const { return static_cast<int>(units.count()); }
   /// The highest unit in the set, or -1 for an empty set.
   int highest() const {
@@ -72,38 +68,34 @@ struct CuMask {
   friend bool operator==(const CuMask& a, const CuMask& b) { return a.units == b.units; }
 };
 
-/// The \p count consecutive units first, first + 1, ..., first + count - 1.
+/// The units first, first + 1, ..., first + count - 1.
 inline CuMask cu_mask_range(int first, int count) {
   CuMask mask;
   for (int unit = first; unit < first + count; ++unit) mask.units.set(unit);
   return mask;
 }
 
-/// Parses a CU list ("0-7,16-23", the ID_list of ROCm's HSA_CU_MASK) or a hex mask ("0xff00",
-/// the form of ROC_GLOBAL_CU_MASK). Throws UsageError naming \p option and the text when it is
-/// neither, names a unit at or above kMaxMaskUnits, or selects no unit.
+/// Parses a CU list ("0-7,16-23", as HSA_CU_MASK) or a hex mask ("0xff00", as
+/// ROC_GLOBAL_CU_MASK); UsageError naming \p option and the text for anything else.
 inline CuMask parse_cu_mask(const std::string& option, const std::string& text) {
   const std::string forms = "; use a CU list such as 0-7,16-23 or a hex mask such as 0xff00";
   if (text.empty()) throw hl::UsageError(option + " is empty" + forms);
   CuMask mask;
   if (text.size() >= 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
     const std::string digits = text.substr(2);
-    if (digits.empty() || !std::all_of(digits.begin(), digits.end(),
-                                       [](unsigned char c) { return std::isxdigit(c) != 0; })) {
+    if (digits.empty() || digits.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos) {
       throw hl::UsageError(hl::format("{} '{}' is not a hex mask{}", option, text, forms));
     }
-    const std::size_t significant = digits.find_first_not_of('0');
-    if (significant != std::string::npos && digits.size() - significant > kMaxMaskUnits / 4) {
+    const std::size_t significant = std::min(digits.find_first_not_of('0'), digits.size());
+    if (digits.size() - significant > kMaxMaskUnits / 4) {
       throw hl::UsageError(hl::format("{} '{}' names units beyond {}, more than any GPU has",
                                       option, text, kMaxMaskUnits - 1));
     }
-    for (std::size_t i = 0; i < digits.size(); ++i) {
-      const int c = std::tolower(static_cast<unsigned char>(digits[digits.size() - 1 - i]));
-      const int nibble = c <= '9' ? c - '0' : c - 'a' + 10;
-      for (int b = 0; b < 4; ++b) {
-        if ((nibble >> b) & 1) mask.units.set(4 * i + b);
-      }
+    std::string binary;  // most significant bit first, as std::bitset reads it
+    for (const char c : digits.substr(significant)) {
+      binary += std::bitset<4>(std::stoul(std::string(1, c), nullptr, 16)).to_string();
     }
+    mask.units = std::bitset<kMaxMaskUnits>(binary);
   } else {
     try {
       for (const int unit : hl::parse_id_list(text, kMaxMaskUnits)) mask.units.set(unit);
@@ -119,32 +111,20 @@ inline CuMask parse_cu_mask(const std::string& option, const std::string& text) 
   return mask;
 }
 
-/// Whether \p gcn_arch_name (hipDeviceProp_t::gcnArchName, "gfx90a:sramecc+:xnack-") is gfx10
-/// or later, whose CUs pair up into workgroup processors (WGPs: RDNA).
+/// Whether \p gcn_arch_name ("gfx90a:sramecc+:xnack-") is gfx10+ (RDNA), whose CUs pair up
+/// into workgroup processors (WGPs).
 inline bool has_wgps(const std::string& gcn_arch_name) {
   return gcn_arch_name.rfind("gfx1", 0) == 0 && gcn_arch_name.size() >= 7 &&
-         std::all_of(gcn_arch_name.begin() + 4, gcn_arch_name.begin() + 7,
-                     [](unsigned char c) { return std::isxdigit(c) != 0; });
+         gcn_arch_name.find_first_not_of("0123456789abcdefABCDEF", 4) >= 7;
 }
-
-/// HIP_VERSION of the first HIP that reads a set but empty variable as a blank (ROCclr 38aa1bd4,
-/// ROCm 5.5): before it, an empty value left a flag at its default.
-inline constexpr int kHipReadsEmptyFlagsAsBlank = 50500000;
 
 /// GPU_ENABLE_WGP_MODE (\p value; nullptr when unset) as HIP \p hip_version parses a bool flag:
-/// unset is the default, on; set, it is on only for "true" or what atoi() reads as non-zero, so
-/// "TRUE", "yes" and "0x1" are off, and so is "" from ROCm 5.5 (before, empty counted as unset:
-/// on). On gfx10+ it decides how HIP counts CUs and converts masks, and more (runtime
-/// compilation's -mcumode, waves per CU: see the README).
+/// unset is on; set, only "true" or what atoi() reads as non-zero is on ("TRUE", "yes", "0x1"
+/// are off), and "" is off from ROCm 5.5 (HIP_VERSION 50500000, ROCclr 38aa1bd4) and on before.
 inline bool hip_counts_wgps(const char* value, int hip_version) {
-  if (value == nullptr) return true;
-  if (*value == '\0' && hip_version < kHipReadsEmptyFlagsAsBlank) return true;
+  if (value == nullptr || (*value == '\0' && hip_version < 50500000)) return true;
   return std::strcmp(value, "true") == 0 || std::atoi(value) != 0;
 }
-
-/// HIP_VERSION (major * 10000000 + minor * 100000 + patch; hipRuntimeGetVersion on AMD) of
-/// the first HIP that turns each stream-mask bit into a CU pair in WGP mode: ROCm 5.7.
-inline constexpr int kHipConvertsWgpMasks = 50700000;
 
 /// How the bits of hipExtStreamCreateWithCUMask's mask map to the units HIP reports
 /// (multiProcessorCount, which counts WGPs on gfx10+ while HIP is in WGP mode).
@@ -156,47 +136,37 @@ struct MaskLayout {
   int unit_granularity() const { return std::max(1, bit_granularity / bits_per_unit); }
 };
 
-/// The layout on a GPU named \p gcn_arch_name under HIP \p hip_version, HIP counting WGPs
-/// (\p wgp_mode) or CUs. ROCr refuses a gfx10+ mask that enables one CU of a WGP. Before 5.7
-/// HIP passes the stream's bits on, so a bit is a CU; from 5.7, in WGP mode, it turns each bit
-/// into the WGP's two CUs, so a bit is a WGP, one reported unit.
+/// The layout under HIP \p hip_version (HIP_VERSION), HIP counting WGPs (\p wgp_mode) or CUs.
+/// ROCr refuses a gfx10+ mask with one CU of a WGP; from 5.7, in WGP mode, HIP sets both.
 inline MaskLayout cu_mask_layout(const std::string& gcn_arch_name, int hip_version, bool wgp_mode) {
   if (!has_wgps(gcn_arch_name)) return {1, 1, "one bit per CU"};
   if (!wgp_mode) return {1, 2, "one bit per CU, both CUs of a WGP or neither"};
-  if (hip_version >= kHipConvertsWgpMasks) {
-    return {1, 1, "one bit per WGP (HIP >= 5.7 sets both its CUs)"};
-  }
+  if (hip_version >= 50700000) return {1, 1, "one bit per WGP (HIP >= 5.7 sets both its CUs)"};
   return {2, 2, "one bit per CU, two per reported unit (a WGP) (HIP < 5.7)"};
 }
 
-/// Why hipExtStreamGetCUMask's answer is not the mask the stream's queue got, or nothing when
-/// it is: with ROC_GLOBAL_CU_MASK set HIP computes the AND of the two masks but copies it out
-/// only without a global mask; HSA_CU_MASK is applied by ROCr, below HIP; and where a bit is a
-/// CU but HIP counts WGPs, HIP cuts the answer to multiProcessorCount bits.
+/// Why hipExtStreamGetCUMask's answer may not be the mask the stream's queue got (the README's
+/// "Process-wide masks"), or nothing.
 inline std::optional<std::string> readback_caveat(const MaskLayout& layout, bool global_cu_mask,
                                                   bool hsa_cu_mask) {
   if (global_cu_mask) {
-    return std::string(
-        "ROC_GLOBAL_CU_MASK is set: hipExtStreamGetCUMask may return the buffer unchanged");
+    return "ROC_GLOBAL_CU_MASK is set: hipExtStreamGetCUMask may return the buffer unchanged";
   }
-  if (hsa_cu_mask) return std::string("HSA_CU_MASK narrows queues in ROCr, below HIP");
-  if (layout.bits_per_unit > 1) {
-    return std::string("this HIP cuts the read-back to multiProcessorCount bits");
-  }
+  if (hsa_cu_mask) return "HSA_CU_MASK narrows queues in ROCr, below HIP";
+  if (layout.bits_per_unit > 1) return "this HIP cuts the read-back to multiProcessorCount bits";
   return std::nullopt;
 }
 
 /// Why \p mask cannot limit a stream on a device whose mask has \p bits bits, enabled in
 /// groups of \p granularity (1, or 2 for the CU pairs of a WGP); nothing when it can.
 inline std::optional<std::string> cu_mask_problem(const CuMask& mask, int bits, int granularity) {
-  if (mask.count() == 0) return std::string("the mask selects no compute unit");
+  if (mask.count() == 0) return "the mask selects no compute unit";
   if (mask.highest() >= bits) {
     return hl::format("the mask sets bit {}, but this device's mask has {} bits (0..{})",
                       mask.highest(), bits, bits - 1);
   }
   for (int first = 0; granularity > 1 && first <= mask.highest(); first += granularity) {
-    int in_group = 0;
-    for (int u = first; u < first + granularity; ++u) in_group += mask.units[u] ? 1 : 0;
+    const int in_group = ((mask.units >> first) & cu_mask_range(0, granularity).units).count();
     if (in_group != 0 && in_group != granularity) {
       return hl::format(
           "the mask sets only part of the group {}-{}; here mask bits are CUs enabled in {}s "
@@ -215,20 +185,17 @@ struct PartitionRules {
   std::string mechanism;  ///< the API that enforces it
 };
 
-/// \p value rounded up to a multiple of \p granularity (granularity >= 1).
 inline int round_up_to(int value, int granularity) {
   return (value + granularity - 1) / granularity * granularity;
 }
 
-/// The size a request for \p requested units becomes under \p rules (NVIDIA's split decides
-/// for itself; this is its documented rule, used to plan ahead).
+/// What a request for \p requested units becomes (NVIDIA's documented rule, to plan ahead).
 inline int expected_grant(const PartitionRules& rules, int requested) {
   return std::max(rules.min_units, round_up_to(requested, rules.granularity));
 }
 
 /// \p groups disjoint masks of \p each bits (rounded up to \p granularity) from bit 0, then the
-/// rest of \p bits in whole groups (empty when nothing is left). Throws UsageError when the
-/// groups do not fit.
+/// rest of \p bits in whole groups (maybe empty). Throws UsageError when the groups do not fit.
 inline std::vector<CuMask> plan_cu_masks(int bits, int groups, int each, int granularity) {
   const int rounded = round_up_to(each, granularity);
   if (groups < 1 || each < 1 || static_cast<long long>(groups) * rounded > bits) {
@@ -238,24 +205,21 @@ inline std::vector<CuMask> plan_cu_masks(int bits, int groups, int each, int gra
         bits));
   }
   std::vector<CuMask> plan;
-  for (int g = 0; g <= groups; ++g) {
-    const int left = (bits - groups * rounded) / granularity * granularity;
-    plan.push_back(cu_mask_range(g * rounded, g < groups ? rounded : left));
-  }
+  for (int g = 0; g < groups; ++g) plan.push_back(cu_mask_range(g * rounded, rounded));
+  plan.push_back(
+      cu_mask_range(groups * rounded, (bits - groups * rounded) / granularity * granularity));
   return plan;
 }
+
+// What a partition's block trace must show. Green contexts do not say which SMs they got, and
+// several AMD CUs can share a __smid(), so the rules count ids: a partition of k units ran on at
+// most k; two disjoint ones side by side shared none (NVIDIA only, where %smid is the SM).
 
 /// "fma_chains block 12 (launch 3) on unit 40, 10.2-15.3 us".
 inline std::string block_text(const hl::TracedBlock& b) {
   return hl::format("{} block {} (launch {}) on unit {}, {:.1}-{:.1} us", b.kernel, b.block,
                     b.launch, b.unit, b.start_us, b.end_us);
 }
-
-// What a partition's block trace must show. Green contexts say how many SMs they got, not
-// which, and AMD's __smid() is a hardware id that several CUs can share, not a mask bit, so the
-// rules count ids: a partition of k units ran on at most k (on AMD a count of ids is a lower
-// bound, so this holds there too); two disjoint partitions side by side shared none (NVIDIA
-// only, where %smid is the SM index).
 inline std::set<unsigned> units_of_stream(const hl::Schedule& schedule, int stream) {
   std::set<unsigned> units;
   for (const hl::TracedBlock& b : schedule.blocks()) {

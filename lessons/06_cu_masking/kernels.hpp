@@ -32,33 +32,24 @@ constexpr unsigned int kBlock = 256;
 constexpr float kScale = 0.999f;
 constexpr float kOffset = 0.0005f;
 
-//! [fma_chains]
-/// out[i] = the sum of four chains of `iterations` steps x <- fma(x, kScale, kOffset) started
-/// at in[i] + 0, 0.25, 0.5, 0.75: almost no memory traffic, so its time is set by how many
-/// compute units run it. A traced launch (non-empty \p trace) records each block's unit
-/// (__smid()), start and end; every thread must reach timer.stop(), so the bounds check
-/// guards the work only.
+/// out[i] = the sum of four chains of `iterations` steps x <- fma(x, kScale, kOffset) from
+/// in[i] + 0, 0.25, 0.5, 0.75: almost no memory traffic, so the units that run it set its time.
+/// A traced launch records each block's unit (__smid()), start and end; every thread must reach
+/// timer.stop(), so the bounds check guards the work only.
 __global__ void fma_chains(const float* in, float* out, std::size_t n, int iterations,
                            hip_lessons::BlockTrace trace) {
   hip_lessons::BlockTimer timer(trace);
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < n) {
-    float x0 = in[i];
-    float x1 = x0 + 0.25f;
-    float x2 = x0 + 0.5f;
-    float x3 = x0 + 0.75f;
+    float x[4] = {in[i], in[i] + 0.25f, in[i] + 0.5f, in[i] + 0.75f};
 #pragma unroll 8
     for (int k = 0; k < iterations; ++k) {
-      x0 = fmaf(x0, kScale, kOffset);
-      x1 = fmaf(x1, kScale, kOffset);
-      x2 = fmaf(x2, kScale, kOffset);
-      x3 = fmaf(x3, kScale, kOffset);
+      for (float& chain : x) chain = fmaf(chain, kScale, kOffset);
     }
-    out[i] = (x0 + x1) + (x2 + x3);
+    out[i] = (x[0] + x[1]) + (x[2] + x[3]);
   }
   timer.stop();
 }
-//! [fma_chains]
 
 /// The host reference of one element: the same operations in the same order (std::fma is the
 /// correctly rounded fused multiply-add, like fmaf on both GPUs).
@@ -70,7 +61,6 @@ inline float fma_chains_reference(float in, int iterations) {
   return (x[0] + x[1]) + (x[2] + x[3]);
 }
 
-/// Blocks needed for one thread per element.
 inline unsigned int blocks_for(std::size_t n) {
   return static_cast<unsigned int>((n + kBlock - 1) / kBlock);
 }
@@ -102,9 +92,8 @@ struct Workload {
   }
 };
 
-// TODO(common): hl::RunOrTime times work enqueued on one stream; lesson 06 times two streams
-// at once by events it records itself (\p round returns both times). The medians of round()'s
-// two values over the timing plan, warm-up first; nothing under --check, which times nothing.
+// TODO(common): hl::RunOrTime times one stream; this times two at once, by the events \p round
+// records: the medians of its two values, warm-up first; nothing under --check.
 template <class Round>
 std::array<std::optional<double>, 2> median_of_rounds(const hl::RunOrTime& runs, Round&& round) {
   std::array<std::optional<double>, 2> medians;
@@ -117,18 +106,9 @@ std::array<std::optional<double>, 2> median_of_rounds(const hl::RunOrTime& runs,
   return medians;
 }
 
-/// Same operations in the same order on the device and in fma_chains_reference(), and fmaf is
-/// exactly rounded: results agree to the last bit; the tolerance only forgives a compiler that
-/// reorders the final sum.
+/// The same operations in the same order on both sides, exactly rounded: results agree to the
+/// last bit; the tolerance only forgives a compiler that reorders the final sum.
 constexpr hl::Tolerance kTolerance{1e-6, 1e-6};
-
-/// The first of the \p n elements of the device array \p out that differs from \p expected.
-inline std::optional<hl::Mismatch> mismatch(const float* expected, const float* out,
-                                            std::size_t n) {
-  std::vector<float> got(n);
-  HIP_CHECK(hipMemcpy(got.data(), out, n * sizeof(float), hipMemcpyDeviceToHost));
-  return hl::first_mismatch(expected, got.data(), n, kTolerance);
-}
 
 /// A stream whose kernels run on `units` compute units only (as multiProcessorCount counts
 /// them); launches, events and waits on it are plain HIP. Made by partition_device() or
@@ -136,11 +116,11 @@ inline std::optional<hl::Mismatch> mismatch(const float* expected, const float* 
 struct Partition {
   hipStream_t stream = nullptr;
   int requested = 0, units = 0;
-  std::string name, placement;  // placement: the mask bits (AMD), "green context" (NVIDIA)
-  CuMask bits, read_back;       // AMD: the mask bits it was created with, and read back
-  std::optional<std::string> readback_caveat;  // AMD: why read_back may not be the truth
-  void* green_context = nullptr;               // NVIDIA: the green context that owns its SMs
-  bool user_mask = false;                      // --cu-mask's
+  std::string name, placement;    // placement: the mask bits (AMD), "green context" (NVIDIA)
+  void* green_context = nullptr;  // NVIDIA: the green context that owns its SMs
+  CuMask bits{}, read_back{};     // AMD: the mask bits it was created with, and read back
+  std::optional<std::string> readback_caveat{};  // AMD: why read_back may not be the truth
+  bool user_mask = false;                        // --cu-mask's
 };
 
 #if defined(__HIP_PLATFORM_AMD__)
@@ -158,10 +138,10 @@ inline PartitionRules partition_rules(const hl::Device& device) {
           "hipExtStreamCreateWithCUMask: " + layout.rule};
 }
 
-/// A stream on the compute units whose bits are set in \p bits. The size passed counts 32-bit
-/// words, not bits; HIP ignores words past the device's units.
+/// A stream on the compute units whose bits are set in \p bits, asked for as \p requested
+/// units. The size passed counts 32-bit words, not bits; HIP ignores words past the device.
 inline Partition masked_stream(const hl::Device& device, const MaskLayout& layout,
-                               const CuMask& bits) {
+                               const CuMask& bits, int requested) {
   const auto mask = bits.words((device.compute_units() * layout.bits_per_unit + 31) / 32);
   Partition partition;
   //! [amd_cu_mask_stream]
@@ -172,7 +152,9 @@ inline Partition masked_stream(const hl::Device& device, const MaskLayout& layou
   HIP_CHECK(
       hipExtStreamGetCUMask(partition.stream, static_cast<std::uint32_t>(got.size()), got.data()));
   //! [amd_cu_mask_stream]
-  partition.requested = partition.units = std::max(1, bits.count() / layout.bits_per_unit);
+  partition.requested = requested;
+  partition.units = std::max(1, bits.count() / layout.bits_per_unit);
+  partition.name = hl::format("{} {}s", requested, hl::kComputeUnitName);
   partition.placement = "mask bits " + bits.ids();
   partition.bits = bits;
   partition.read_back = CuMask::from_words(got);
@@ -181,8 +163,8 @@ inline Partition masked_stream(const hl::Device& device, const MaskLayout& layou
   return partition;
 }
 
-/// \p groups disjoint partitions of \p each units from CU 0 on, and with \p with_rest one on
-/// the rest. Throws UsageError when they do not fit.
+/// \p groups disjoint partitions of \p each units from CU 0 on (and with \p with_rest one on
+/// the rest); UsageError when they do not fit.
 inline std::vector<Partition> partition_device(const hl::Device& device, int groups, int each,
                                                bool with_rest = false) {
   const MaskLayout layout = device_mask_layout(device);
@@ -190,10 +172,11 @@ inline std::vector<Partition> partition_device(const hl::Device& device, int gro
                                            each * layout.bits_per_unit, layout.bit_granularity);
   if (!with_rest || plan.back().count() == 0) plan.pop_back();
   std::vector<Partition> partitions;
-  for (const CuMask& bits : plan) partitions.push_back(masked_stream(device, layout, bits));
-  for (int g = 0; g < groups; ++g) {
-    partitions[g].requested = each;
-    partitions[g].name = hl::format("{} {}s", each, hl::kComputeUnitName);
+  for (const CuMask& bits : plan) {  // the rest, last, is asked for as what it holds
+    const int asked = partitions.size() < static_cast<std::size_t>(groups)
+                          ? each
+                          : bits.count() / layout.bits_per_unit;
+    partitions.push_back(masked_stream(device, layout, bits, asked));
   }
   return partitions;
 }
@@ -222,9 +205,8 @@ inline PartitionRules partition_rules(const hl::Device& device) {
           "green contexts (cuDevSmResourceSplitByCount)"};
 }
 
-/// \p groups disjoint partitions of at least \p each SMs, and with \p with_rest one on the
-/// SMs left over. The driver picks the SMs and rounds each count up to its minimum and
-/// alignment. Throws UsageError when fewer groups fit.
+/// \p groups disjoint partitions of at least \p each SMs (and with \p with_rest one on the
+/// rest): the driver picks the SMs and rounds each count up. UsageError when fewer fit.
 inline std::vector<Partition> partition_device(const hl::Device& device, int groups, int each,
                                                bool with_rest = false) {
   HIP_LESSONS_DRIVER_FUNCTION(cuDevSmResourceSplitByCount, 12040);
@@ -246,7 +228,7 @@ inline std::vector<Partition> partition_device(const hl::Device& device, int gro
                    groups, each, made));
   }
   if (with_rest && rest.type == CU_DEV_RESOURCE_TYPE_SM && rest.sm.smCount > 0) sms.push_back(rest);
-  std::vector<Partition> partitions(sms.size());
+  std::vector<Partition> partitions;
   for (std::size_t i = 0; i < sms.size(); ++i) {
     //! [nvidia_green_context_streams]
     CUdevResourceDesc desc = nullptr;
@@ -256,14 +238,10 @@ inline std::vector<Partition> partition_device(const hl::Device& device, int gro
     CUstream stream = nullptr;  // must be non-blocking; 0 is the default priority
     CU_CHECK(cuGreenCtxStreamCreate(&stream, green, CU_STREAM_NON_BLOCKING, 0));
     //! [nvidia_green_context_streams]
-    partitions[i].stream = stream;  // a CUstream is a hipStream_t here: HIP launches take it
-    partitions[i].green_context = green;
-    partitions[i].requested = partitions[i].units = static_cast<int>(sms[i].sm.smCount);
-    partitions[i].placement = "green context";
-  }
-  for (int g = 0; g < groups; ++g) {
-    partitions[g].requested = each;
-    partitions[g].name = hl::format("{} {}s", each, hl::kComputeUnitName);
+    // A CUstream is a hipStream_t here: HIP launches take it.
+    partitions.push_back({stream, each, static_cast<int>(sms[i].sm.smCount),
+                          hl::format("{} {}s", each, hl::kComputeUnitName), "green context",
+                          green});
   }
   return partitions;
 }
@@ -288,8 +266,8 @@ inline std::vector<Partition> partition_device(const hl::Device&, int, int, bool
 inline void destroy(Partition&) {}
 #endif
 
-/// What one stream runs in a round: `kernels` launches one after another into `out`, which must
-/// end up as `expected`, in partition `in` (nullptr: a plain stream, not checked).
+/// One stream's part of a round: `kernels` launches into `out`, which must end up as `expected`
+/// when run in partition `in` (nullptr: a plain stream, not checked).
 struct Load {
   hipStream_t stream;
   int kernels = 0;
@@ -300,8 +278,7 @@ struct Load {
   const Partition* in = nullptr;
 };
 
-/// partition_rules(), after refusing (exit 2) a --partition \p k whose grant does not fit
-/// twice: steps 3 and 4 of the lesson run two disjoint partitions of k units.
+/// partition_rules(), after refusing (exit 2) a --partition \p k that does not fit twice.
 inline PartitionRules checked_partition_rules(const hl::Device& device, int k) {
   const PartitionRules rules = partition_rules(device);
   if (2 * expected_grant(rules, k) > rules.units) {
@@ -314,8 +291,7 @@ inline PartitionRules checked_partition_rules(const hl::Device& device, int k) {
   return rules;
 }
 
-/// A partition on the units of --cu-mask: on AMD exactly these mask bits; on NVIDIA as many
-/// SMs, picked by the driver. Throws UsageError when the mask does not fit the device.
+/// --cu-mask's partition: on AMD these mask bits; on NVIDIA as many SMs, picked by the driver.
 inline Partition partition_on_mask(const hl::Device& device, const CuMask& mask) {
 #if defined(__HIP_PLATFORM_AMD__)
   const MaskLayout layout = device_mask_layout(device);
@@ -327,7 +303,7 @@ inline Partition partition_on_mask(const hl::Device& device, const CuMask& mask)
     throw hl::UsageError("--cu-mask " + mask.ids() + " cannot be used: " + *problem);
   }
 #if defined(__HIP_PLATFORM_AMD__)
-  Partition partition = masked_stream(device, layout, mask);
+  Partition partition = masked_stream(device, layout, mask, mask.count() / layout.bits_per_unit);
 #else
   Partition partition = partition_device(device, 1, mask.count()).at(0);
 #endif

@@ -1,16 +1,13 @@
 /// \file lessons/06_cu_masking/main.hip
 /// \brief Lesson 06: run a stream on part of the GPU: CU masks on AMD, green contexts on NVIDIA.
-///
-/// hipDeviceSetCuMask does not exist: a CU mask (AMD) or a green context (NVIDIA) limits one
-/// stream (kernels.hpp makes both). Steps as in the README: 1. partitions asked and granted;
-/// 2. scaling; 3. a victim beside a noisy neighbour; 4. two partitions side by side.
+/// hipDeviceSetCuMask does not exist: both limit one stream (kernels.hpp makes them). Steps as
+/// in the README: partitions, scaling, a victim beside a noisy neighbour, side by side.
 #include <hip/hip_runtime.h>
 
 #include <chrono>
 #include <cstdint>
 #include <thread>
 
-#include "cu_partition.hpp"
 #include "hip_lessons/lesson.hpp"
 #include "hip_lessons/timeline.hpp"
 #include "hip_lessons/traced_run.hpp"
@@ -21,12 +18,13 @@ using namespace cu_masking;
 
 namespace {
 // One round: b's kernels, then `head_start_us` later (b holds the units by then) a's, each
-// between two events on its own stream. Returns {a's, b's} milliseconds. With `run` it is
-// traced, a as trace stream 0 and b as 1.
+// between two events on its own stream. Returns {a's, b's} milliseconds; with `run`, traced
+// (a as trace stream 0, b as 1).
 std::array<double, 2> run_round(const Workload& work, const Load& a, const Load& b,
                                 double head_start_us, hl::TracedRun* run = nullptr) {
   hipEvent_t start[2], stop[2];
-  const auto issue = [&](const Load& load, int i) {
+  for (const int i : {1, 0}) {
+    const Load& load = i == 0 ? a : b;
     HIP_CHECK(hipEventCreate(&start[i]));
     HIP_CHECK(hipEventCreate(&stop[i]));
     HIP_CHECK(hipEventRecord(start[i], load.stream));
@@ -36,10 +34,10 @@ std::array<double, 2> run_round(const Workload& work, const Load& a, const Load&
                  : hl::BlockTrace{});
     }
     HIP_CHECK(hipEventRecord(stop[i], load.stream));
-  };
-  issue(b, 1);
-  std::this_thread::sleep_for(std::chrono::duration<double, std::micro>(head_start_us));
-  issue(a, 0);
+    if (i == 1) {
+      std::this_thread::sleep_for(std::chrono::duration<double, std::micro>(head_start_us));
+    }
+  }
   float ms[2] = {0.0f, 0.0f};
   for (int i = 0; i < 2; ++i) {
     HIP_CHECK(hipEventSynchronize(stop[i]));
@@ -64,45 +62,49 @@ hl::Schedule traced_round(hl::StepResult& step, hl::Lesson& lesson, const std::s
   const hl::Schedule schedule = run.finish();
   for (const Load* load : {&a, &b}) {
     if (load->in == nullptr) continue;
+    std::vector<float> got(load->n);
+    HIP_CHECK(hipMemcpy(got.data(), load->out, load->n * sizeof(float), hipMemcpyDeviceToHost));
     step.check_match(load->in->name + " computed correctly",
-                     mismatch(load->expected, load->out, load->n), load->n);
+                     hl::first_mismatch(load->expected, got.data(), load->n, kTolerance), load->n);
     check_units(step, schedule, load == &a ? 0 : 1, load->in->name, load->in->units);
   }
   if (a.in && b.in) check_disjoint(step, schedule, a.in->name + " and " + b.in->name);
   return schedule;
 }
 
-// 1. Partitions of k, 2k and 4k units and --cu-mask's, asked for and granted. A k whose grant
-// does not fit twice (steps 3 and 4 need two) or a mask beyond the device is refused (exit 2).
-hl::StepResult make_partitions(const hl::Device& device, int k, const std::optional<CuMask>& mask,
+// 1. Partitions of k, 2k and 4k units (those the device holds) and --cu-mask's, asked for and
+// granted. A k whose grant does not fit twice, or a mask beyond the device, is exit 2.
+hl::StepResult make_partitions(const hl::Device& device, int k, const std::string& cu_mask,
                                std::vector<Partition>& made) {
   const PartitionRules rules = checked_partition_rules(device, k);
-  if (mask) made.push_back(partition_on_mask(device, *mask));
-  // One partition of each size; the platform may round the size up (Partition::units).
-  for (const int size : {k, 2 * k, 4 * k}) {
-    if (expected_grant(rules, size) > rules.units) continue;
-    made.push_back(partition_device(device, 1, size).at(0));  // named "8 SMs" or "8 CUs"
+  if (!cu_mask.empty()) {
+    made.push_back(partition_on_mask(device, parse_cu_mask("--cu-mask", cu_mask)));
   }
-  hl::StepResult step("1. Partitions: streams limited to some compute units");
+  for (const int size : {k, 2 * k, 4 * k}) {  // named "8 SMs" or "8 CUs"; granted maybe more
+    if (expected_grant(rules, size) <= rules.units) {
+      made.push_back(partition_device(device, 1, size).at(0));
+    }
+  }
   hl::ResultTable table(
       "partitions",
       hl::format("Partitions by {}: at least {}, in multiples of {}; asked for and granted",
                  rules.mechanism, rules.min_units, rules.granularity),
       {"partition", "requested", "granted", "placement"});
   for (const Partition& p : made) table.row({p.name, p.requested, p.units, p.placement});
+  hl::StepResult step("1. Partitions: streams limited to some compute units");
   step.fact("partition_min_units", rules.min_units)
       .fact("partition_granularity", rules.granularity)
       .fact("partition_mechanism", rules.mechanism)
       .table(table);
-  for (const Partition& partition : made) {
+  for (const Partition& p : made) {
 #if defined(__HIP_PLATFORM_AMD__)
-    const std::string check = partition.name + ": hipExtStreamGetCUMask reads back its mask";
-    const std::string says = "it says " + partition.read_back.ids();
-    if (partition.readback_caveat) step.skip(check, *partition.readback_caveat + "; " + says);
-    if (!partition.readback_caveat) step.check(check, partition.read_back == partition.bits, says);
+    const std::string check = p.name + ": hipExtStreamGetCUMask reads back its mask";
+    const std::string says = "it says " + p.read_back.ids();
+    if (p.readback_caveat) step.skip(check, *p.readback_caveat + "; " + says);
+    if (!p.readback_caveat) step.check(check, p.read_back == p.bits, says);
 #else
-    step.check(partition.name + ": granted at least the request, at most the device",
-               partition.units >= partition.requested && partition.units <= rules.units);
+    step.check(p.name + ": granted at least the request, at most the device",
+               p.units >= p.requested && p.units <= rules.units);
 #endif
   }
   return step;
@@ -231,10 +233,9 @@ hl::StepResult measure_isolation(hl::Lesson& lesson, const hl::Device& device, c
     const hl::Schedule schedule =
         traced_round(step, lesson, "victim beside neighbour, " + runs_of[p], work, victim[p],
                      neighbour[p], head_start_us);
-    for (auto& row :
-         hl::rows_by_stream(schedule, {{0, kind[p] + " victim"}, {1, kind[p] + " neighbr"}})) {
-      rows.push_back(std::move(row));
-    }
+    const auto more =
+        hl::rows_by_stream(schedule, {{0, kind[p] + " victim"}, {1, kind[p] + " neighbr"}});
+    rows.insert(rows.end(), more.begin(), more.end());
     span_us = std::max(span_us, schedule.span_us());
   }
   for (int p = 0; p < 2; ++p) {
@@ -293,10 +294,9 @@ hl::StepResult measure_side_by_side(hl::Lesson& lesson, const hl::Device& device
 
 int main(int argc, char** argv) {
 #if !defined(__HIP_PLATFORM_AMD__)
-  // Streams also share the hardware queues ("connections", default 8): two streams on one run
-  // in order whatever their SMs. 32, the maximum, gives each stream here its own. Read at
-  // context creation, so set before any CUDA call; a user's value is kept. (AMD gives every
-  // CU-masked stream a hardware queue of its own.)
+  // Streams share hardware queues ("connections", default 8): two streams on one run in order
+  // whatever their SMs; 32, the maximum, gives each its own. Read at context creation; a user's
+  // value is kept. (AMD gives every CU-masked stream a hardware queue of its own.)
   setenv("CUDA_DEVICE_MAX_CONNECTIONS", "32", /*overwrite=*/0);
 #endif
   hl::LessonCli cli("lesson06_cu_masking",
@@ -325,13 +325,10 @@ int main(int argc, char** argv) {
                   "--max-concurrent-slowdown", HIP_LESSONS_06_MAX_CONCURRENT_SLOWDOWN));
 
   return hl::run_lesson(cli, argc, argv, [&](hl::Lesson& lesson) {
-    std::optional<CuMask> mask;  // the text was checked when parsed
-    if (!cu_mask_text.empty()) mask = parse_cu_mask("--cu-mask", cu_mask_text);
     const hl::Device device = hl::open_device(lesson.options.device);
-    std::vector<Partition>
-        partitions;  // bad partition options: exit 2 before the inputs are allocated
     const int k = static_cast<int>(partition);
-    const hl::StepResult made = make_partitions(device, k, mask, partitions);
+    std::vector<Partition> partitions;  // bad options: exit 2 before the inputs are allocated
+    const hl::StepResult made = make_partitions(device, k, cu_mask_text, partitions);
     // --check: an odd size catches a missing guard; 64 steps keep the host reference quick.
     const auto [n, steps] = hl::per_mode<std::pair<std::size_t, int>>(
         lesson.options, {lesson.options.size, static_cast<int>(iterations)}, {{65539, 64}})[0];
