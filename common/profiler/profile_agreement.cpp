@@ -200,6 +200,22 @@ class Pairer {
   std::uint64_t generation_ = 0;
 };
 
+// The most of \p spans (start and end, ns) open at one moment, where two count as open
+// together only when they overlap by more than \p overlap_ns: each end moves \p overlap_ns
+// earlier (never to its start, so a short one still counts where it starts). Measured from the
+// earliest start, so that a double resolves the nanoseconds of a large clock.
+int peak_beyond(const std::vector<std::pair<std::int64_t, std::int64_t>>& spans,
+                double overlap_ns) {
+  std::int64_t zero = std::numeric_limits<std::int64_t>::max();
+  for (const auto& [start, end] : spans) zero = std::min(zero, start);
+  std::vector<Interval> intervals;
+  for (const auto& [start, end] : spans) {
+    const auto from = static_cast<double>(start - zero), to = static_cast<double>(end - zero);
+    intervals.push_back({from, std::max(from + 1.0, to - overlap_ns)});
+  }
+  return max_overlap(std::move(intervals));
+}
+
 // Whether pairing \p a is better than \p b (see the file comment of profile_agreement.hpp).
 bool better(const Pairing& a, const Pairing& b, double equal_spread_ns,
             std::optional<std::int64_t> host_read_ns, double window_ns) {
@@ -230,15 +246,16 @@ RunAgreement compare_run(const ClockedRun& run, const ProfilerCapture& capture,
   RunAgreement result;
   result.run = run.name;
   result.tool = short_name(capture.tool);
-  std::vector<Interval> traced;
+  std::vector<std::pair<std::int64_t, std::int64_t>> traced;
   std::int64_t first_start = std::numeric_limits<std::int64_t>::max();
   std::int64_t last_end = std::numeric_limits<std::int64_t>::min();
   for (const ClockedLaunch& l : run.launches) {
-    traced.push_back({static_cast<double>(l.start_ns), static_cast<double>(l.end_ns)});
+    traced.emplace_back(l.start_ns, l.end_ns);
     first_start = std::min(first_start, l.start_ns);
     last_end = std::max(last_end, l.end_ns);
   }
-  result.trace_peak = max_overlap(traced);
+  const double concurrency_ns = tolerance.concurrency_us * 1000.0;
+  result.trace_peak = peak_beyond(traced, concurrency_ns);
   result.trace_makespan_ns =
       run.launches.empty() ? 0.0 : static_cast<double>(last_end - first_start);
   if (run.launches.empty()) return result;
@@ -274,7 +291,7 @@ RunAgreement compare_run(const ClockedRun& run, const ProfilerCapture& capture,
     result.offset_ns = best.base + std::llround(middle);
     result.outside_ns = best.spread() / 2;
   }
-  std::vector<Interval> profiled;
+  std::vector<std::pair<std::int64_t, std::int64_t>> profiled;
   std::int64_t profiled_start = std::numeric_limits<std::int64_t>::max();
   std::int64_t profiled_end = std::numeric_limits<std::int64_t>::min();
   for (std::size_t i = 0; i < run.launches.size(); ++i) {
@@ -288,12 +305,12 @@ RunAgreement compare_run(const ClockedRun& run, const ProfilerCapture& capture,
     result.pairs.push_back({l, k,
                             static_cast<double>((l.start_ns - k.start_ns) + best.base) + middle,
                             static_cast<double>((k.end_ns - l.end_ns) - best.base) - middle});
-    profiled.push_back({static_cast<double>(k.start_ns), static_cast<double>(k.end_ns)});
+    profiled.emplace_back(k.start_ns, k.end_ns);
     profiled_start = std::min(profiled_start, k.start_ns);
     profiled_end = std::max(profiled_end, k.end_ns);
   }
   if (result.pairs.empty()) return result;
-  result.profiler_peak = max_overlap(profiled);
+  result.profiler_peak = peak_beyond(profiled, concurrency_ns);
   result.profiler_makespan_ns = static_cast<double>(profiled_end - profiled_start);
   for (std::size_t k = 0; k < kernels.size(); ++k) {
     if (!paired_kernel[k] && kernels[k].start_ns >= profiled_start &&
@@ -343,10 +360,10 @@ std::vector<AgreementCheck> agreement_checks(const RunAgreement& a,
                     start->launch.kernel, start->launch.launch, start->lead_ns / 1000.0,
                     end->launch.kernel, end->launch.launch, end->lag_ns / 1000.0)});
 
-  checks.push_back(
-      {format("{}: same peak concurrency", a.run),
-       !a.pairs.empty() && a.trace_peak == a.profiler_peak,
-       format("trace {}, {} {} launches at once", a.trace_peak, tool, a.profiler_peak)});
+  checks.push_back({format("{}: same peak concurrency", a.run),
+                    !a.pairs.empty() && a.trace_peak == a.profiler_peak,
+                    format("trace {}, {} {} launches at once (overlapping by more than {:.1} us)",
+                           a.trace_peak, tool, a.profiler_peak, tolerance.concurrency_us)});
 
   const double trace_us = a.trace_makespan_ns / 1000.0;
   const double profiler_us = a.profiler_makespan_ns / 1000.0;

@@ -264,14 +264,32 @@ TEST(ProfileAgreementTest, ALaunchJustInsideTheTolerancePasses) {
 }
 
 TEST(ProfileAgreementTest, KernelsThatOverlapWhereTheTraceDoesNotFailThePeak) {
-  // Launches 0.2 us apart: the profiler's kernels (300 ns ramp, 450 ns tail) overlap.
+  // Launches 0.2 us apart; the profiler starts the second kernel 3 us before the first ends.
   std::vector<Launch> launches;
   for (int i = 0; i < 4; ++i) launches.push_back({0, i * 20200, i * 20200 + 20000});
   const hl::ClockedRun run = run_of("1 stream", launches);
-  const hl::RunAgreement a = hl::compare_run(run, capture_of(kernels_of(run, 10)));
+  std::vector<hl::ProfiledKernel> kernels = kernels_of(run, 10);
+  kernels[1].start_ns -= 3000;
+  const hl::RunAgreement a = hl::compare_run(run, capture_of(kernels));
   EXPECT_EQ(a.trace_peak, 1);
   EXPECT_EQ(a.profiler_peak, 2);
   EXPECT_EQ(verdicts(a), (std::vector<bool>{true, true, false, true}));
+}
+
+TEST(ProfileAgreementTest, AKernelsRampAndCompletionAreNotConcurrency) {
+  // A graph's kernels on an H200: blocks 0.2 us apart, so the profiler's kernels (300 ns ramp,
+  // 450 ns tail) overlap by 0.55 us, as CUPTI showed (up to 0.385 us). Not concurrency; an
+  // overlap of 1.5 us is.
+  std::vector<Launch> launches;
+  for (int i = 0; i < 4; ++i) launches.push_back({0, i * 20200, i * 20200 + 20000});
+  const hl::ClockedRun run = run_of("graph replay", launches);
+  hl::RunAgreement a = hl::compare_run(run, capture_of(kernels_of(run, 10)));
+  EXPECT_EQ(a.profiler_peak, 1);
+  EXPECT_EQ(failures(a), "");
+  hl::AgreementTolerance strict;
+  strict.concurrency_us = 0.5;
+  a = hl::compare_run(run, capture_of(kernels_of(run, 10)), strict);
+  EXPECT_EQ(a.profiler_peak, 2);
 }
 
 TEST(ProfileAgreementTest, AMakespanBeyondTheToleranceFails) {
