@@ -51,6 +51,18 @@ def runs_of(trace):
     return runs
 
 
+def victim_unit_rows(tracks):
+    """Lesson 08's moment: the victim's launch and the aggressor blocks on the victim's unit
+    (its --trace holds whole aggressor rounds, on every unit, beside the victim)."""
+    units = [tid for tid, slices in tracks["units"].items()
+             if any(name.startswith("victim") for _, _, name in slices)]
+    if not units:
+        return None
+    return {"victim": tracks["streams"].get(0, []),
+            f"aggressor, unit {units[0]}": [s for s in tracks["units"][units[0]]
+                                            if s[2].startswith("aggressor")]}
+
+
 def plot(number, trace, path):
     runs = runs_of(trace)
     if not runs:
@@ -66,6 +78,8 @@ def plot(number, trace, path):
         launches = sum(len(slices) for slices in tracks["streams"].values())
         rows = tracks["streams"] if launches > 1 else tracks["units"]
         label = "stream" if rows is tracks["streams"] else "unit"
+        if number == "08" and victim_unit_rows(tracks):
+            rows, label = victim_unit_rows(tracks), ""
         title = run
         if len(rows) > MAX_ROWS:  # a whole GPU's units: the first few show the pattern
             title = f"{run} (first {MAX_ROWS} of {len(rows)} {label}s)"
@@ -73,7 +87,7 @@ def plot(number, trace, path):
         for y, (tid, slices) in enumerate(sorted(rows.items())):
             axes.broken_barh([(ts / unit[1], max(dur / unit[1], span / unit[1] / 1000))
                               for ts, dur, _ in slices], (y - 0.4, 0.8), color=f"C{y % 10}")
-        axes.set_yticks(range(len(rows)), [f"{label} {tid}" for tid in sorted(rows)],
+        axes.set_yticks(range(len(rows)), [f"{label} {tid}".strip() for tid in sorted(rows)],
                         fontsize=8 if len(rows) < 12 else 6)
         axes.set_title(title, fontsize=10, loc="left")
         axes.set_xlim(0, span / unit[1])
