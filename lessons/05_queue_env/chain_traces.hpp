@@ -1,17 +1,13 @@
 /// \file lessons/05_queue_env/chain_traces.hpp
-/// \brief Step 2's chains seen block by block: how the one-queue child sends its block traces
-/// to the parent (trace lines beside its "@result" line), and the rule the
-/// parent checks them against (the README's "The rule the traces check"): with one hardware
-/// queue, chains of n >= 2 kernels issued depth-first run at most two kernels at once and span
-/// at least (chains x (n - 1) + 1) kernel times; issued breadth-first, at least min(chains, 3)
-/// kernels run at once. On AMD, in the HIP releases read, every kernel packet carries the AQL
-/// barrier bit, so breadth-first also runs at most two at once (from the source, not run).
+/// \brief Step 2's chains block by block: how the one-queue child sends its traces to the
+/// parent, and the rule the parent checks them against (the README's "The rule the traces
+/// check"; on AMD breadth-first too runs at most two at once: the barrier bit, from source).
 /// Host code only (unit-tested in test_chain_traces.cpp).
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
-#include <cstring>
 #include <map>
 #include <sstream>
 #include <stdexcept>
@@ -30,63 +26,51 @@ namespace queue_env {
 
 namespace hl = hip_lessons;
 
-/// The prefixes of a child's trace lines: one "@clock" line per run, then an "@block" line per
-/// block.
-inline constexpr const char* kClockPrefix = "@clock ";
-inline constexpr const char* kBlockPrefix = "@block ";
-
-/// A run's trace lines. "@clock <run> <device clock at time 0, ns> <host_read_ns>" keeps the
-/// run on the device clock in the parent, where a profiler's records of the child's kernels can
-/// be set beside it (expect-profiler-agreement.sh); "@block <run> <launch> <stream> <block>
-/// <unit> <start_us> <end_us> <kernel>" per block.
+/// A traced run's lines from the child: "@clock <run> <device clock at time 0, ns>
+/// <host_read_ns>", which keeps the run on the device clock in the parent (beside a profiler's
+/// records of the child's kernels), then "@block <run> <launch> <stream> <block> <unit>
+/// <start_us> <end_us> <kernel>" per block.
 inline std::vector<std::string> trace_lines(const std::string& run, const hl::Schedule& schedule) {
-  std::vector<std::string> lines = {hl::format("{}{} {} {}", kClockPrefix, run,
-                                               schedule.device_clock_origin_ns().value_or(-1),
+  std::vector<std::string> lines = {hl::format("@clock {} {} {}", run,
+                                               schedule.device_clock_origin_ns().value_or(0),
                                                schedule.host_read_ns())};
   for (const hl::TracedBlock& b : schedule.blocks()) {
     std::string kernel = b.kernel.empty() ? "-" : b.kernel;  // one word: ' ' is sent as '_'
     std::replace(kernel.begin(), kernel.end(), ' ', '_');
-    lines.push_back(hl::format("{}{} {} {} {} {} {:.3} {:.3} {}", kBlockPrefix, run, b.launch,
-                               b.stream, b.block, b.unit, b.start_us, b.end_us, kernel));
+    lines.push_back(hl::format("@block {} {} {} {} {} {:.3} {:.3} {}", run, b.launch, b.stream,
+                               b.block, b.unit, b.start_us, b.end_us, kernel));
   }
   return lines;
 }
 
-/// The schedules in the trace lines of \p output, by run name (other lines are ignored); a run
-/// without its "@clock" line (or with -1 there) has no known device-clock origin. Throws
-/// std::runtime_error quoting the first malformed trace line.
+/// The schedules in the trace lines of \p output, by run name (other lines are ignored).
+/// Throws std::runtime_error quoting the first malformed trace line, or naming a run whose
+/// "@clock" line is missing.
 inline std::map<std::string, hl::Schedule> parse_block_lines(const std::string& output) {
   std::map<std::string, std::vector<hl::TracedBlock>> blocks;
-  std::map<std::string, std::pair<std::int64_t, std::int64_t>> clocks;  // origin, host read
+  std::map<std::string, std::array<std::int64_t, 2>> clocks;  // origin, host read
   std::istringstream lines(output);
   for (std::string line; std::getline(lines, line);) {
-    const bool clock = line.rfind(kClockPrefix, 0) == 0;
-    if (!clock && line.rfind(kBlockPrefix, 0) != 0) continue;
-    std::istringstream fields(line.substr(std::strlen(kBlockPrefix)));  // both 7 characters
-    std::string run, rest;
+    std::istringstream fields(line);
+    std::string tag, run, rest;
     hl::TracedBlock b;
-    std::int64_t origin = 0, read = 0;
-    const bool read_all =
-        clock ? static_cast<bool>(fields >> run >> origin >> read)
-              : static_cast<bool>(fields >> run >> b.launch >> b.stream >> b.block >> b.unit >>
-                                  b.start_us >> b.end_us >> b.kernel);
-    if (!read_all || fields >> rest || b.end_us < b.start_us) {
+    std::array<std::int64_t, 2> clock{};
+    if (!(fields >> tag) || (tag != "@clock" && tag != "@block")) continue;
+    const bool read = tag == "@clock"
+                          ? static_cast<bool>(fields >> run >> clock[0] >> clock[1])
+                          : static_cast<bool>(fields >> run >> b.launch >> b.stream >> b.block >>
+                                              b.unit >> b.start_us >> b.end_us >> b.kernel);
+    if (!read || fields >> rest || b.end_us < b.start_us) {
       throw std::runtime_error("malformed trace line from a child: " + line);
     }
-    if (clock) {
-      clocks[run] = {origin, read};
-      continue;
-    }
     std::replace(b.kernel.begin(), b.kernel.end(), '_', ' ');
-    blocks[run].push_back(b);
+    if (tag == "@clock") clocks[run] = clock;
+    if (tag == "@block") blocks[run].push_back(b);
   }
   std::map<std::string, hl::Schedule> schedules;
   for (auto& [run, list] : blocks) {
-    const auto clock = clocks.find(run);
-    schedules.emplace(
-        run, clock == clocks.end() || clock->second.first < 0
-                 ? hl::Schedule(std::move(list))
-                 : hl::Schedule(std::move(list), clock->second.first, clock->second.second));
+    if (!clocks.count(run)) throw std::runtime_error("a child sent no @clock line for " + run);
+    schedules.emplace(run, hl::Schedule(std::move(list), clocks[run][0], clocks[run][1]));
   }
   return schedules;
 }

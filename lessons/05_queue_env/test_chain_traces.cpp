@@ -83,8 +83,7 @@ TEST(ChainTraces, LinesRoundTripThroughTheChildsOutput) {
   const hl::Schedule sent(blocks, 1764000000000000000, 5000000000000);
   std::string output = "chains correct\n@result depth_first_ms=5 correct=1\n";
   for (const std::string& line : qe::trace_lines("depth-first", sent)) output += line + "\n";
-  // A run without its clock line is kept, with no origin.
-  output += qe::trace_lines("breadth-first", sent)[1] + "\n";
+  for (const std::string& line : qe::trace_lines("breadth-first", sent)) output += line + "\n";
   const auto runs = qe::parse_block_lines(output);
   ASSERT_EQ(runs.size(), 2u);
   const hl::Schedule& got = runs.at("depth-first");
@@ -96,8 +95,9 @@ TEST(ChainTraces, LinesRoundTripThroughTheChildsOutput) {
   EXPECT_EQ(got.peak_concurrent_launches(), 2);
   EXPECT_EQ(got.device_clock_origin_ns(), sent.device_clock_origin_ns());
   EXPECT_EQ(got.host_read_ns(), 5000000000000);
-  EXPECT_EQ(runs.at("breadth-first").blocks().size(), 1u);
-  EXPECT_FALSE(runs.at("breadth-first").device_clock_origin_ns().has_value());
+  EXPECT_EQ(runs.at("breadth-first").blocks().size(), 4u);
+  // A run without its clock line cannot be put on the device clock: refused.
+  EXPECT_THROW(qe::parse_block_lines(qe::trace_lines("depth-first", sent)[1]), std::runtime_error);
 }
 
 TEST(ChainTraces, AMalformedLineIsAnError) {
