@@ -21,6 +21,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdint>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -30,7 +31,6 @@
 #include "hip_lessons/child_process.hpp"
 #include "hip_lessons/device.hpp"
 #include "hip_lessons/lesson.hpp"
-#include "hip_lessons/timeline.hpp"
 #include "hip_lessons/traced_run.hpp"
 #include "hip_lessons/validation.hpp"
 #include "kernels.hpp"
@@ -48,6 +48,51 @@ struct Options {
   std::string role = "parent", setting = "plain";
   bool mps = false;
 };
+
+// The victim's loop, what the lesson measures: launch one small kernel, wait for it, note how
+// long that took. `between` runs before each launch (an aggressor in the same process tops up
+// its queue there). The last launch is traced: where its block ran, and when.
+std::string run_victim(const Tenancy& t, hipStream_t stream, std::vector<TenantBlock>& moment,
+                       const std::function<void()>& between) {
+  const unsigned int n = t.launches;
+  std::vector<std::uint32_t> in(n), out(n);
+  hl::fill_random_words(in, t.seed);
+  std::uint32_t *d_in = nullptr, *d_out = nullptr;
+  HIP_CHECK(hipMalloc(&d_in, n * sizeof(std::uint32_t)));
+  HIP_CHECK(hipMalloc(&d_out, n * sizeof(std::uint32_t)));
+  HIP_CHECK(hipMemcpy(d_in, in.data(), n * sizeof(std::uint32_t), hipMemcpyHostToDevice));
+  HIP_CHECK(hipMemsetAsync(d_out, 0xFF, n * sizeof(std::uint32_t), stream));
+  const long long ticks = std::llround(t.victim_us * t.ticks_per_us);
+  hl::TracedRun last(t.traces, "victim", 1);
+  for (unsigned int i = 0; i < 5; ++i) {  // warm-up: module load, first-launch costs
+    hipLaunchKernelGGL(victim_kernel, dim3(1), dim3(kVictimThreads), 0, stream, d_in, d_out, i,
+                       ticks, hl::BlockTrace{});
+    HIP_CHECK(hipStreamSynchronize(stream));
+  }
+  std::vector<double> latency_us;
+  for (unsigned int i = 0; i < n; ++i) {
+    between();
+    const auto launched = std::chrono::steady_clock::now();
+    hipLaunchKernelGGL(victim_kernel, dim3(1), dim3(kVictimThreads), 0, stream, d_in, d_out, i,
+                       ticks, i + 1 == n ? last.reserve("victim", 1, 0) : hl::BlockTrace{});
+    HIP_CHECK(hipGetLastError());
+    HIP_CHECK(hipStreamSynchronize(stream));
+    latency_us.push_back(
+        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - launched)
+            .count());
+  }
+  HIP_CHECK(hipMemcpy(out.data(), d_out, n * sizeof(std::uint32_t), hipMemcpyDeviceToHost));
+  HIP_CHECK(hipFree(d_in));
+  HIP_CHECK(hipFree(d_out));
+  const hl::Schedule traced = last.finish();
+  const hl::TracedBlock& b = traced.blocks().at(0);
+  const std::int64_t origin = traced.device_clock_origin_ns().value_or(0);
+  moment.push_back({"victim", n - 1, 0, b.unit, origin + std::llround(b.start_us * 1000),
+                    origin + std::llround(b.end_us * 1000)});
+  const Latencies l = percentiles(latency_us);
+  return hl::format("victim_correct={} p50_us={} p99_us={} max_us={}",
+                    hl::first_mismatch(expected(in, n), out) ? 0 : 1, l.p50, l.p99, l.max);
+}
 
 // A child's answer: its "@result" line and the trace lines of its moment.
 void answer(hl::Report& report, const std::string& result, const std::vector<TenantBlock>& moment) {
@@ -128,18 +173,10 @@ struct Parent {
   const Options& o;
   hipDeviceProp_t props;
   std::vector<std::string> args;  // what every child is told
+  std::int64_t launches;          // the victim's, in each setting
+  hl::Platform platform;          // which settings there are
   std::map<std::string, Outcome> outcomes;
 };
-
-// A setting's checks: its children ran, and both tenants' outputs match their host references.
-void check_tenants(hl::StepResult& step, const std::string& name, const Outcome& r) {
-  for (const auto& [who, run] :
-       {std::pair{"victim", &r.victim}, std::pair{"aggressor", &r.aggressor}}) {
-    const bool ok = run->outcome.exit_code == 0 && run->text(std::string(who) + "_correct") == "1";
-    step.check(hl::format("{}: the {}'s kernels computed the host's values", name, who), ok,
-               ok ? "" : run->outcome.status() + ": " + run->tail());
-  }
-}
 
 // 1. Each tenant alone: the victim's latencies and the aggressor's blocks per second that the
 // settings below are measured against.
@@ -154,14 +191,14 @@ hl::StepResult alone(Parent& p) {
   return step.note(
       hl::format("victim: a {} us one-block kernel, launched and waited for {} times; "
                  "aggressor: {} blocks of {} us, 3 kernels queued at all times",
-                 p.o.victim_us, p.lesson.options.size,
+                 p.o.victim_us, p.launches,
                  aggressor_blocks(hl::Device{p.lesson.options.device, p.props}), p.o.aggressor_us));
 }
 
 // 2. Both tenants in one process, on streams made three ways.
 hl::StepResult one_process(Parent& p) {
   hl::StepResult step("2. One process, two streams");
-  for (const Setting& s : settings(hl::build_platform())) {
+  for (const Setting& s : settings(p.platform)) {
     if (s.two_processes) continue;
     const char* how = s.protection == Protection::kPriority    ? "priority"
                       : s.protection == Protection::kPartition ? "partition"
@@ -177,7 +214,7 @@ hl::StepResult one_process(Parent& p) {
 hl::StepResult two_processes(Parent& p) {
   hl::StepResult step("3. Two processes");
   std::optional<std::string> no_mps = "AMD has no MPS: several processes share the GPU's queues";
-  if (hl::build_platform() == hl::Platform::kNvidia) {
+  if (p.platform == hl::Platform::kNvidia) {
     no_mps = p.o.mps ? MpsDaemon::why_not(::geteuid() == 0, mps_control_program(),
                                           running_mps_processes())
                      : "MPS was not asked for (--mps starts a daemon of the lesson's own)";
@@ -185,23 +222,15 @@ hl::StepResult two_processes(Parent& p) {
   std::unique_ptr<MpsDaemon> mps;
   if (!no_mps) mps = std::make_unique<MpsDaemon>(mps_control_program());
   const int units = p.props.multiProcessorCount, k = static_cast<int>(p.o.partition);
-  for (const Setting& s : settings(hl::build_platform())) {
+  for (const Setting& s : settings(p.platform)) {
     if (!s.two_processes) continue;
     if (s.mps && no_mps) {
       step.skip(s.name, *no_mps);
       continue;
     }
-    std::vector<hl::EnvSetting> victim_env, aggressor_env;
-    if (s.mps) victim_env = aggressor_env = mps->client_environment();
-    if (s.aggressor_variable) {
-      const std::string v = s.aggressor_variable;
-      aggressor_env.push_back({v.substr(0, v.find('=')), v.substr(v.find('=') + 1)});
-    }
-    if (std::string(s.key) == "per_process_mask") {  // ROCr's syntax: GPU:CU list
-      victim_env.push_back({"HSA_CU_MASK", hl::format("{}:0-{}", p.lesson.options.device, k - 1)});
-      aggressor_env.push_back(
-          {"HSA_CU_MASK", hl::format("{}:{}-{}", p.lesson.options.device, k, units - 1)});
-    }
+    const auto [victim_env, aggressor_env] =
+        environments(s, p.lesson.options.device, k, units,
+                     s.mps ? mps->client_environment() : std::vector<hl::EnvSetting>{});
     p.outcomes[s.key] = run_tenants(p.args, victim_env, aggressor_env, true);
     check_tenants(step, s.name, p.outcomes[s.key]);
   }
@@ -213,87 +242,11 @@ hl::StepResult two_processes(Parent& p) {
   return step;
 }
 
-// 4. Every setting beside alone, the checks of what must protect the victim and what cannot,
-// and the moment of the victim's last launch in each.
+// 4. Every setting beside alone: what protected the victim, and the moments it ran in
+// (compare_settings(), tenants.hpp: host code, unit-tested).
 hl::StepResult compare(Parent& p, const hl::SpeedCheck& partitioned, const hl::SpeedCheck& shared) {
-  hl::StepResult step("4. What protected the victim");
-  const hl::ChildRun& alone = p.outcomes["alone"].victim;
-  const double alone_rate = p.outcomes["alone"].aggressor.number("blocks_per_s");
-  hl::ResultTable table(
-      "settings",
-      hl::format("The victim's launch-to-completion latency, {} launches", p.lesson.options.size),
-      {{"setting"},
-       {"how"},
-       {"p50", "us", 1},
-       {"p99", "us", 1},
-       {"max", "us", 1},
-       {"p50 x alone"},
-       {"p99 x alone"},
-       {"aggressor", "% of alone", 0}});
-  table.row({"alone", "the victim only", alone.number("p50_us"), alone.number("p99_us"),
-             alone.number("max_us"), 1.0, 1.0, 100.0});
-  std::vector<hl::TimelineRow> rows;
-  for (const Setting& s : settings(hl::build_platform())) {
-    if (!p.outcomes.count(s.key)) continue;
-    const Outcome& r = p.outcomes[s.key];
-    const double p50 = r.victim.number("p50_us") / alone.number("p50_us");
-    const double p99 = r.victim.number("p99_us") / alone.number("p99_us");
-    table.row({s.label, s.how, r.victim.number("p50_us"), r.victim.number("p99_us"),
-               r.victim.number("max_us"), p50, p99,
-               100.0 * r.aggressor.number("blocks_per_s") / alone_rate});
-    step.measurement(hl::format("victim_p50_us.{}", s.key), r.victim.number("p50_us"))
-        .measurement(hl::format("victim_p99_us.{}", s.key), r.victim.number("p99_us"))
-        .measurement(hl::format("aggressor_blocks_per_round.{}", s.key),
-                     r.aggressor.number("blocks"));
-    if (s.protection == Protection::kPartition) {
-      hl::SpeedCheck check = partitioned;
-      check.name = hl::format("{}: victim p99 / alone p99", s.name);
-      step.speed(check, p.lesson.options.timed() ? std::optional(p99) : std::nullopt);
-    } else if (s.protection == Protection::kNone) {
-      hl::SpeedCheck check = shared;
-      check.name = hl::format("{}: victim p99 / alone p99", s.name);
-      step.speed(check, p.lesson.options.timed() ? std::optional(p99) : std::nullopt);
-    }
-    if (r.moment.empty()) continue;
-    const hl::Schedule moment_schedule = moment(r.moment);
-    p.lesson.traces.keep(s.name, moment_schedule);
-    for (hl::TimelineRow& row : rows_around_victim(r.moment, s.label, 3 * p.o.aggressor_us)) {
-      rows.push_back(std::move(row));
-    }
-  }
-  step.table(table);
-  // The moments, each from three aggressor block times before its victim's block.
-  step.figure(hl::timeline(
-      hl::format("The victim's last launch in each setting, {} us of aggressor blocks before it on "
-                 "its compute unit (aggr.)",
-                 3 * p.o.aggressor_us),
-      rows, 4 * p.o.aggressor_us));
-  const Outcome& plain = p.outcomes["one_process_plain"];
-  const std::optional<double> gap = waited_for_a_slot_us(plain.moment);
-  step.schedule_check(
-      "one process, two streams: the victim's block started as an aggressor block on "
-      "its compute unit ended (within 50 us)",
-      gap && *gap <= 50.0,
-      gap ? hl::format("{:.1} us after it", *gap)
-          : std::string("no aggressor block ended on its unit before it"));
-#if defined(__HIP_PLATFORM_AMD__)
-  step.skip("one process, partitioned: no aggressor block on the victim's unit",
-            "__smid() on AMD is a hardware id that several CUs can share (lesson 06)");
-#else
-  const auto beside = aggressor_beside_victim(p.outcomes["one_process_partition"].moment);
-  step.schedule_check(
-      "one process, partitioned: no aggressor block ran on the victim's SM beside it",
-      !beside && !p.outcomes["one_process_partition"].moment.empty(),
-      beside ? hl::format("an aggressor block on SM {}", beside->unit) : std::string());
-#endif
-  const Outcome& sliced = p.outcomes["two_processes"];
-  step.summary(hl::format(
-      "victim p50 / p99: alone {:.0} / {:.0} us, time-sliced {:.0} / {:.0} us, partitioned in one "
-      "process {:.0} / {:.0} us",
-      alone.number("p50_us"), alone.number("p99_us"), sliced.victim.number("p50_us"),
-      sliced.victim.number("p99_us"), p.outcomes["one_process_partition"].victim.number("p50_us"),
-      p.outcomes["one_process_partition"].victim.number("p99_us")));
-  return step;
+  return compare_settings(p.outcomes, p.platform, p.launches, p.o.aggressor_us,
+                          p.lesson.options.timed(), {partitioned, shared}, p.lesson.traces);
 }
 
 }  // namespace
@@ -325,10 +278,10 @@ int main(int argc, char** argv) {
   return hl::run_lesson(cli, argc, argv, [&](hl::Lesson& lesson) {
     if (o.role != "parent") return be_a_tenant(lesson, o);
     hl::require_device_index(lesson.options.device);
-    Parent p{lesson, o, {}, {}, {}};
+    const auto launches = hl::per_mode<std::int64_t>(lesson.options, lesson.options.size, {20})[0];
+    Parent p{lesson, o, {}, {}, launches, hl::build_platform(), {}};
     HIP_CHECK(hipGetDeviceProperties(&p.props, lesson.options.device));  // no context: the
     // children should have the GPU to themselves
-    const auto launches = hl::per_mode<std::int64_t>(lesson.options, lesson.options.size, {20})[0];
     for (const auto& [flag, value] : {std::pair{"--device", std::int64_t{lesson.options.device}},
                                       {"--seed", static_cast<std::int64_t>(lesson.options.seed)},
                                       {"--size", launches},

@@ -14,13 +14,17 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "hip_lessons/child_process.hpp"
 #include "hip_lessons/format.hpp"
 #include "hip_lessons/platform.hpp"
 #include "hip_lessons/schedule.hpp"
+#include "hip_lessons/speed_check.hpp"
+#include "hip_lessons/step_result.hpp"
 #include "hip_lessons/timeline.hpp"
+#include "hip_lessons/trace_file.hpp"
 
 namespace sharing {
 
@@ -69,6 +73,25 @@ inline std::vector<Setting> settings(hl::Platform platform) {
                    Protection::kPartition, "HSA_CU_MASK in each process"});
   }
   return all;
+}
+
+/// The environments of a two-process setting's victim and aggressor: \p mps_client for both
+/// under MPS, the setting's aggressor_variable for the aggressor, and with a CU mask per process
+/// (AMD) the first \p victim_units of the \p units compute units of GPU \p device for the
+/// victim and the rest for the aggressor, in ROCr's HSA_CU_MASK syntax ("GPU:CU list").
+inline std::pair<std::vector<hl::EnvSetting>, std::vector<hl::EnvSetting>> environments(
+    const Setting& s, int device, int victim_units, int units,
+    const std::vector<hl::EnvSetting>& mps_client) {
+  std::vector<hl::EnvSetting> victim = mps_client, aggressor = mps_client;
+  if (s.aggressor_variable) {
+    const std::string v = s.aggressor_variable;
+    aggressor.push_back({v.substr(0, v.find('=')), v.substr(v.find('=') + 1)});
+  }
+  if (std::string(s.key) == "per_process_mask") {
+    victim.push_back({"HSA_CU_MASK", hl::format("{}:0-{}", device, victim_units - 1)});
+    aggressor.push_back({"HSA_CU_MASK", hl::format("{}:{}-{}", device, victim_units, units - 1)});
+  }
+  return {victim, aggressor};
 }
 
 /// The victim's latencies, in microseconds: median, 99th percentile (nearest rank), worst.
@@ -271,6 +294,106 @@ inline Outcome run_tenants(const std::vector<std::string>& args,
   o.aggressor.values = hl::parse_result(o.aggressor.outcome.output);
   for (const TenantBlock& b : parse_block_lines(o.aggressor.outcome.output)) o.moment.push_back(b);
   return o;
+}
+
+/// A setting's checks: its children ran, and both tenants' outputs match their host references.
+inline void check_tenants(hl::StepResult& step, const std::string& name, const Outcome& r) {
+  for (const auto& [who, run] :
+       {std::pair{"victim", &r.victim}, std::pair{"aggressor", &r.aggressor}}) {
+    const bool ok = run->outcome.exit_code == 0 && run->text(std::string(who) + "_correct") == "1";
+    step.check(hl::format("{}: the {}'s kernels computed the host's values", name, who), ok,
+               ok ? "" : run->outcome.status() + ": " + run->tail());
+  }
+}
+
+/// The speed checks of step 4: where a setting gives the victim units of its own, and where
+/// nothing protects it.
+struct SharingChecks {
+  const hl::SpeedCheck &partitioned, &shared;
+};
+
+/// Step 4: every setting of \p outcomes (by Setting::key, "alone" among them) beside alone: the
+/// table of the victim's latencies (\p launches each) and the aggressor's throughput, the
+/// measurements, the speed checks (measured only when \p timed), the moments kept in \p traces
+/// and drawn on one time axis from three \p aggressor_us block times before the victim's block,
+/// and what the moments show: the victim waited for an aggressor block on its unit (plain
+/// streams), and none ran beside it (partitioned; not on AMD, where __smid() is shared).
+inline hl::StepResult compare_settings(const std::map<std::string, Outcome>& outcomes,
+                                       hl::Platform platform, std::int64_t launches,
+                                       std::int64_t aggressor_us, bool timed,
+                                       const SharingChecks& checks, hl::TraceFile& traces) {
+  hl::StepResult step("4. What protected the victim");
+  const auto of = [&](const std::string& key) {
+    return outcomes.count(key) ? outcomes.at(key) : Outcome{};
+  };
+  const hl::ChildRun alone = of("alone").victim;
+  const double alone_rate = of("alone").aggressor.number("blocks_per_s");
+  hl::ResultTable table(
+      "settings", hl::format("The victim's launch-to-completion latency, {} launches", launches),
+      {{"setting"},
+       {"how"},
+       {"p50", "us", 1},
+       {"p99", "us", 1},
+       {"max", "us", 1},
+       {"p50 x alone"},
+       {"p99 x alone"},
+       {"aggressor", "% of alone", 0}});
+  table.row({"alone", "the victim only", alone.number("p50_us"), alone.number("p99_us"),
+             alone.number("max_us"), 1.0, 1.0, 100.0});
+  std::vector<hl::TimelineRow> rows;
+  for (const Setting& s : settings(platform)) {
+    if (!outcomes.count(s.key)) continue;
+    const Outcome& r = outcomes.at(s.key);
+    const double p50 = r.victim.number("p50_us") / alone.number("p50_us");
+    const double p99 = r.victim.number("p99_us") / alone.number("p99_us");
+    table.row({s.label, s.how, r.victim.number("p50_us"), r.victim.number("p99_us"),
+               r.victim.number("max_us"), p50, p99,
+               100.0 * r.aggressor.number("blocks_per_s") / alone_rate});
+    step.measurement(hl::format("victim_p50_us.{}", s.key), r.victim.number("p50_us"))
+        .measurement(hl::format("victim_p99_us.{}", s.key), r.victim.number("p99_us"))
+        .measurement(hl::format("aggressor_blocks_per_round.{}", s.key),
+                     r.aggressor.number("blocks"));
+    if (s.protection != Protection::kPriority) {
+      hl::SpeedCheck check =
+          s.protection == Protection::kPartition ? checks.partitioned : checks.shared;
+      check.name = hl::format("{}: victim p99 / alone p99", s.name);
+      step.speed(check, timed ? std::optional(p99) : std::nullopt);
+    }
+    if (r.moment.empty()) continue;
+    traces.keep(s.name, moment(r.moment));
+    for (hl::TimelineRow& row : rows_around_victim(r.moment, s.label, 3.0 * aggressor_us)) {
+      rows.push_back(std::move(row));
+    }
+  }
+  step.table(table).figure(hl::timeline(
+      hl::format("The victim's last launch in each setting, {} us of aggressor blocks before it on "
+                 "its compute unit (aggr.)",
+                 3 * aggressor_us),
+      rows, 4.0 * aggressor_us));
+  const std::optional<double> gap = waited_for_a_slot_us(of("one_process_plain").moment);
+  step.schedule_check(
+      "one process, two streams: the victim's block started as an aggressor block on "
+      "its compute unit ended (within 50 us)",
+      gap && *gap <= 50.0,
+      gap ? hl::format("{:.1} us after it", *gap)
+          : std::string("no aggressor block ended on its unit before it"));
+  const Outcome split = of("one_process_partition");
+  if (platform == hl::Platform::kAmd) {
+    step.skip("one process, partitioned: no aggressor block on the victim's unit",
+              "__smid() on AMD is a hardware id that several CUs can share (lesson 06)");
+  } else {
+    const auto beside = aggressor_beside_victim(split.moment);
+    step.schedule_check(
+        "one process, partitioned: no aggressor block ran on the victim's SM beside it",
+        !beside && !split.moment.empty(),
+        beside ? hl::format("an aggressor block on SM {}", beside->unit) : std::string());
+  }
+  const hl::ChildRun sliced = of("two_processes").victim;
+  return step.summary(hl::format(
+      "victim p50 / p99: alone {:.0} / {:.0} us, time-sliced {:.0} / {:.0} us, partitioned in one "
+      "process {:.0} / {:.0} us",
+      alone.number("p50_us"), alone.number("p99_us"), sliced.number("p50_us"),
+      sliced.number("p99_us"), split.victim.number("p50_us"), split.victim.number("p99_us")));
 }
 
 /// Runs both tenants in one child process (--role both --setting \p setting).

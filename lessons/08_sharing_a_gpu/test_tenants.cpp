@@ -2,6 +2,7 @@
 // trace lines and what the lesson reads from the moment of the victim's last launch.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -107,4 +108,83 @@ TEST(Orders, TheVictimsBlockTravelsToTheAggressor) {
   EXPECT_EQ(sharing::stop_order({}), "stop");
   EXPECT_FALSE(sharing::victim_in("stop").has_value());
   EXPECT_FALSE(sharing::victim_in("beside 5 x").has_value());
+}
+
+// A setting's outcome as its children report it.
+sharing::Outcome reported(const std::string& victim, std::vector<TenantBlock> moment = {}) {
+  sharing::Outcome o;
+  o.victim.outcome.exit_code = o.aggressor.outcome.exit_code = 0;
+  o.victim.values = hl::parse_result("@result victim_correct=1 " + victim + "\n");
+  o.aggressor.values =
+      hl::parse_result("@result aggressor_correct=1 blocks_per_s=1000 blocks=1056\n");
+  o.moment = std::move(moment);
+  return o;
+}
+
+// Step 4's verdicts: speed checks by name (passed or not) and schedule checks and skips.
+std::map<std::string, std::string> verdicts(const hl::StepResult& step) {
+  std::map<std::string, std::string> found;
+  for (const hl::StepResult::Entry& e : step.entries()) {
+    using Kind = hl::StepResult::Kind;
+    if (e.kind == Kind::kSpeed) found[e.name] = e.speed->passes(e.value) ? "ok" : "FAIL";
+    if (e.kind == Kind::kSchedule) found[e.name.substr(0, 30)] = e.passed ? "ok" : "FAIL";
+    if (e.kind == Kind::kSkip) found[e.name.substr(0, 30)] = "skip";
+  }
+  return found;
+}
+
+TEST(CompareSettings, ChecksWhatMustProtectTheVictimAndWhatCannot) {
+  const std::int64_t t = 1800000000000000000;
+  const std::map<std::string, sharing::Outcome> outcomes = {
+      {"alone", reported("p50_us=30 p99_us=40 max_us=50")},
+      {"one_process_plain", reported("p50_us=2000 p99_us=2400 max_us=2500", waited())},
+      {"one_process_priority", reported("p50_us=33 p99_us=2400 max_us=2500")},
+      // Partitioned, but its p99 is 4x alone: fails; no aggressor block on the victim's SM.
+      {"one_process_partition",
+       reported("p50_us=31 p99_us=160 max_us=170",
+                {{"victim", 19, 0, 3, t, t + 20000}, {"aggressor", 2, 0, 9, t, t + 2000000}})},
+      // Time-sliced, yet only 2.5x alone: the unprotected check fails.
+      {"two_processes", reported("p50_us=90 p99_us=100 max_us=110")}};
+  const hl::SpeedCheck partitioned = hl::at_most("partitioned", "--max-partitioned-p99", 3.0);
+  const hl::SpeedCheck shared = hl::at_least("shared", "--min-shared-p99", 5.0);
+  hl::TraceFile traces;
+  const hl::StepResult step = sharing::compare_settings(outcomes, hl::Platform::kNvidia, 200, 2000,
+                                                        true, {partitioned, shared}, traces);
+  const std::map<std::string, std::string> expected = {
+      {"one process, two streams: victim p99 / alone p99", "ok"},
+      {"one process, partitioned: victim p99 / alone p99", "FAIL"},
+      {"two processes, time-sliced: victim p99 / alone p99", "FAIL"},
+      {"one process, two streams: the ", "ok"},  // it waited 4 us for a slot on its SM
+      {"one process, partitioned: no a", "ok"}};
+  EXPECT_EQ(verdicts(step), expected);
+  ASSERT_EQ(traces.runs().size(), 2u);  // the two moments traced
+  EXPECT_EQ(traces.runs()[0].first, "one process, two streams");
+  ASSERT_TRUE(step.summary().has_value());
+  EXPECT_NE(step.summary()->find("time-sliced 90 / 100 us"), std::string::npos);
+
+  // Untimed (--check): no speed verdicts; on AMD the SM check is a skip (a shared __smid()).
+  const hl::StepResult amd = sharing::compare_settings(outcomes, hl::Platform::kAmd, 20, 2000,
+                                                       false, {partitioned, shared}, traces);
+  EXPECT_EQ(verdicts(amd),
+            (std::map<std::string, std::string>{{"one process, two streams: the ", "ok"},
+                                                {"one process, partitioned: no a", "skip"}}));
+}
+
+TEST(Environments, MpsForBothTheVariableForTheAggressorAndAMaskEach) {
+  const std::vector<hl::EnvSetting> client = {{"CUDA_MPS_PIPE_DIRECTORY", std::string("/tmp/p")}};
+  for (const sharing::Setting& s : sharing::settings(hl::Platform::kNvidia)) {
+    if (std::string(s.key) != "mps_limited") continue;
+    const auto [victim, aggressor] = sharing::environments(s, 0, 8, 132, client);
+    ASSERT_EQ(victim.size(), 1u);
+    ASSERT_EQ(aggressor.size(), 2u);
+    EXPECT_EQ(aggressor[1].name, "CUDA_MPS_ACTIVE_THREAD_PERCENTAGE");
+    EXPECT_EQ(*aggressor[1].value, "50");
+  }
+  for (const sharing::Setting& s : sharing::settings(hl::Platform::kAmd)) {
+    if (std::string(s.key) != "per_process_mask") continue;
+    const auto [victim, aggressor] = sharing::environments(s, 1, 8, 304, {});
+    ASSERT_EQ(victim.size(), 1u);
+    EXPECT_EQ(*victim[0].value, "1:0-7");  // ROCr's HSA_CU_MASK: GPU 1, CUs 0-7
+    EXPECT_EQ(*aggressor[0].value, "1:8-303");
+  }
 }
