@@ -77,7 +77,7 @@ inline std::map<std::string, hl::Schedule> parse_block_lines(const std::string& 
 
 /// Step 2: the one-queue \p child's depth-first and breadth-first traces, kept in \p traces
 /// ("<setting>, depth-first", ...), drawn one row per chain (the first 16) on one time axis and
-/// checked against the rule above: \p chains chains of \p chain kernels of \p kernel_us each.
+/// checked against the README's rule: \p chains chains of \p chain kernels of \p kernel_us each.
 inline hl::StepResult one_queue_block_by_block(const hl::ChildRun& child, hl::TraceFile& traces,
                                                const std::string& setting, std::int64_t chains,
                                                std::int64_t chain, double kernel_us,
