@@ -457,8 +457,8 @@ int report_profiler_agreement(const std::string& json_text, Report& report,
                     ? "skipped: the trace holds no traced run"
                     : "skipped: no traced run in this trace is on a known device clock (" +
                           unclocked +
-                          ": rebuilt from relative times, e.g. traced in a child process whose "
-                          "kernels this process's profiler did not see)");
+                          ": rebuilt from relative times, with no device-clock origin to align "
+                          "with the profiler)");
     return kExitSkip;
   }
   if (!trace.profiler) {

@@ -97,8 +97,9 @@ struct ClockedLaunch {
 struct ClockedRun {
   std::string name;
   std::vector<ClockedLaunch> launches;
-  /// Whether the device clock's origin is known; a run without it (rebuilt from relative
-  /// times, e.g. traced in a child process) can be drawn beside a profiler but not compared.
+  /// Whether the device clock's origin is known; a run without it (a schedule rebuilt from
+  /// relative times) can be drawn beside a profiler but not compared. A child process that
+  /// sends its runs keeps their origin (lessons 05 and 08).
   bool device_clock_known = false;
   std::optional<std::int64_t> host_read_ns;  ///< steady_clock when its records were read
 };

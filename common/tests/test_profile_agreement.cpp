@@ -441,7 +441,7 @@ TEST(ProfiledTraceTest, WithoutProfilerRecordsTheCheckFails) {
 
 TEST(ProfiledTraceTest, NothingToCompareIsASkipWithItsReason) {
   std::string text;
-  // A run rebuilt from relative times (a child process's): no device clock to align.
+  // A run rebuilt from relative times: no device clock to align.
   const hl::Schedule relative({{"k", 0, 0, 0, 1, 0.0, 20.0}});
   hl::ProfilerCapture capture = capture_for(serial_schedule());
   EXPECT_EQ(report(hl::chrome_trace_json({{"child", relative}}, &capture), &text), hl::kExitSkip);
