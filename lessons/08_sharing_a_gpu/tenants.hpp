@@ -152,17 +152,13 @@ inline std::vector<TenantBlock> parse_block_lines(const std::string& output) {
 /// aggressor; launches numbered in the order they started) whose time 0 is the earliest block.
 /// Whole launches, so that a profiler's kernel records can be set beside them.
 inline hl::Schedule moment(const std::vector<TenantBlock>& blocks) {
-  std::map<std::pair<std::string, unsigned>, std::int64_t> first_start;  // launch -> start
-  for (const TenantBlock& b : blocks) {
-    const auto [at, added] = first_start.emplace(std::pair{b.tenant, b.launch}, b.start_ns);
-    if (!added) at->second = std::min(at->second, b.start_ns);
-  }
-  std::vector<std::pair<std::int64_t, std::pair<std::string, unsigned>>> order;
-  for (const auto& [key, start] : first_start) order.push_back({start, key});
-  std::sort(order.begin(), order.end());
+  // Launches numbered in the order of their first block's start.
+  std::vector<std::pair<std::int64_t, std::pair<std::string, unsigned>>> starts;
+  for (const TenantBlock& b : blocks) starts.push_back({b.start_ns, {b.tenant, b.launch}});
+  std::sort(starts.begin(), starts.end());
   std::map<std::pair<std::string, unsigned>, int> number;
-  for (const auto& [start, key] : order) number.emplace(key, static_cast<int>(number.size()));
-  const std::int64_t origin = order.empty() ? 0 : order.front().first;
+  for (const auto& [start, key] : starts) number.emplace(key, static_cast<int>(number.size()));
+  const std::int64_t origin = starts.empty() ? 0 : starts.front().first;
   std::vector<hl::TracedBlock> traced;
   for (const TenantBlock& b : blocks) {
     traced.push_back({b.tenant, number[{b.tenant, b.launch}], b.tenant == "victim" ? 0 : 1, b.block,
@@ -323,10 +319,12 @@ inline hl::StepResult compare_settings(const std::map<std::string, Outcome>& out
                                        std::int64_t aggressor_us, bool timed,
                                        const SharingChecks& checks, hl::TraceFile& traces) {
   hl::StepResult step("4. What protected the victim");
-  const auto of = [&](const std::string& key) {
-    return outcomes.count(key) ? outcomes.at(key) : Outcome{};
+  static const Outcome none;  // a setting that did not run
+  const auto of = [&](const std::string& key) -> const Outcome& {
+    const auto found = outcomes.find(key);
+    return found == outcomes.end() ? none : found->second;
   };
-  const hl::ChildRun alone = of("alone").victim;
+  const hl::ChildRun& alone = of("alone").victim;
   const double alone_rate = of("alone").aggressor.number("blocks_per_s");
   hl::ResultTable table(
       "settings", hl::format("The victim's launch-to-completion latency, {} launches", launches),
@@ -377,7 +375,7 @@ inline hl::StepResult compare_settings(const std::map<std::string, Outcome>& out
       gap && *gap <= 50.0,
       gap ? hl::format("{:.1} us after it", *gap)
           : std::string("no aggressor block ended on its unit before it"));
-  const Outcome split = of("one_process_partition");
+  const Outcome& split = of("one_process_partition");
   if (platform == hl::Platform::kAmd) {
     step.skip("one process, partitioned: no aggressor block on the victim's unit",
               "__smid() on AMD is a hardware id that several CUs can share (lesson 06)");
@@ -388,7 +386,7 @@ inline hl::StepResult compare_settings(const std::map<std::string, Outcome>& out
         !beside && !split.moment.empty(),
         beside ? hl::format("an aggressor block on SM {}", beside->unit) : std::string());
   }
-  const hl::ChildRun sliced = of("two_processes").victim;
+  const hl::ChildRun& sliced = of("two_processes").victim;
   return step.summary(hl::format(
       "victim p50 / p99: alone {:.0} / {:.0} us, time-sliced {:.0} / {:.0} us, partitioned in one "
       "process {:.0} / {:.0} us",
