@@ -24,10 +24,6 @@ struct GpuTopology {
   /// missing from the count, which is all the driver uses.
   std::vector<int> active_cus;
   bool wgp_pairs = false;  ///< gfx10 and later: CUs are enabled two at a time (one WGP)
-
-  int active_cus_per_xcc() const {
-    return std::accumulate(active_cus.begin(), active_cus.end(), 0);
-  }
 };
 
 /// One CU (for a WGP, its first CU; the second is cu + 1).
@@ -48,7 +44,7 @@ inline std::vector<CuLocation> driver_cu_mask_map(const GpuTopology& gpu) {
     throw std::invalid_argument("the topology needs positive counts and one CU count per array");
   }
   const int step = gpu.wgp_pairs ? 2 : 1;
-  const int bits = gpu.xccs * gpu.active_cus_per_xcc();
+  const int bits = gpu.xccs * std::accumulate(gpu.active_cus.begin(), gpu.active_cus.end(), 0);
   std::vector<CuLocation> map(bits, CuLocation{-1, -1, -1, -1});  // -1: not reached yet
   for (int xcc = 0; xcc < gpu.xccs; ++xcc) {
     int bit = xcc;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <bitset>
 #include <cstdint>
 #include <cstdlib>
@@ -26,52 +27,37 @@ namespace hl = hip_lessons;
 /// The most compute units a mask may name: 64 words of 32 bits. (MI300X has 304 CUs.)
 inline constexpr int kMaxMaskUnits = 2048;
 
-/// A set of compute units, or of mask bits. hipExtStreamCreateWithCUMask takes it as 32-bit
+/// A set of compute units, or of mask bits, as hipExtStreamCreateWithCUMask takes it: 32-bit
 /// words, bit (i % 32) of word i / 32 standing for unit i.
 struct CuMask {
-  std::bitset<kMaxMaskUnits> units;
-  int count() const { return static_cast<int>(units.count()); }
-  /// The highest unit in the set, or -1 for an empty set.
-  int highest() const {
-    int unit = kMaxMaskUnits - 1;
-    while (unit >= 0 && !units[unit]) --unit;
-    return unit;
-  }
-  /// The first \p count words of the mask.
-  std::vector<std::uint32_t> words(std::size_t count) const {
-    std::vector<std::uint32_t> w(count, 0u);
-    for (std::size_t u = 0; u < std::min<std::size_t>(32 * count, kMaxMaskUnits); ++u) {
-      if (units[u]) w[u / 32] |= 1u << (u % 32);
-    }
-    return w;
-  }
-  static CuMask from_words(const std::vector<std::uint32_t>& words) {
-    CuMask mask;
-    for (std::size_t u = 0; u < std::min<std::size_t>(32 * words.size(), kMaxMaskUnits); ++u) {
-      if ((words[u / 32] >> (u % 32)) & 1u) mask.units.set(u);
-    }
-    return mask;
+  std::array<std::uint32_t, kMaxMaskUnits / 32> words{};
+  bool has(int unit) const { return (words[unit / 32] >> (unit % 32)) & 1u; }
+  void set(int unit) { words[unit / 32] |= 1u << (unit % 32); }
+  int count() const {
+    std::size_t n = 0;
+    for (const std::uint32_t word : words) n += std::bitset<32>(word).count();
+    return static_cast<int>(n);
   }
   /// The ID-list spelling: "0-7,16-23" ("none" for an empty set).
   std::string ids() const {
     std::string text;
-    for (int u = 0, last = highest(); u <= last; ++u) {
-      if (!units[u]) continue;
+    for (int u = 0; u < kMaxMaskUnits; ++u) {
+      if (!has(u)) continue;
       int end = u;
-      while (end < last && units[end + 1]) ++end;
+      while (end + 1 < kMaxMaskUnits && has(end + 1)) ++end;
       text +=
           (text.empty() ? "" : ",") + (end > u ? hl::format("{}-{}", u, end) : hl::format("{}", u));
       u = end;
     }
     return text.empty() ? "none" : text;
   }
-  friend bool operator==(const CuMask& a, const CuMask& b) { return a.units == b.units; }
+  friend bool operator==(const CuMask& a, const CuMask& b) { return a.words == b.words; }
 };
 
 /// The units first, first + 1, ..., first + count - 1.
 inline CuMask cu_mask_range(int first, int count) {
   CuMask mask;
-  for (int unit = first; unit < first + count; ++unit) mask.units.set(unit);
+  for (int unit = first; unit < first + count; ++unit) mask.set(unit);
   return mask;
 }
 
@@ -91,14 +77,14 @@ inline CuMask parse_cu_mask(const std::string& option, const std::string& text) 
       throw hl::UsageError(hl::format("{} '{}' names units beyond {}, more than any GPU has",
                                       option, text, kMaxMaskUnits - 1));
     }
-    std::string binary;  // most significant bit first, as std::bitset reads it
-    for (const char c : digits.substr(significant)) {
-      binary += std::bitset<4>(std::stoul(std::string(1, c), nullptr, 16)).to_string();
+    for (std::size_t i = significant; i < digits.size(); ++i) {  // the last digit: units 0-3
+      const std::size_t first = 4 * (digits.size() - 1 - i);
+      const auto value = static_cast<std::uint32_t>(std::stoul(digits.substr(i, 1), nullptr, 16));
+      mask.words[first / 32] |= value << (first % 32);
     }
-    mask.units = std::bitset<kMaxMaskUnits>(binary);
   } else {
     try {
-      for (const int unit : hl::parse_id_list(text, kMaxMaskUnits)) mask.units.set(unit);
+      for (const int unit : hl::parse_id_list(text, kMaxMaskUnits)) mask.set(unit);
     } catch (const hl::UsageError& error) {
       throw hl::UsageError(hl::format("{} '{}' is neither a hex mask nor a CU list: {}", option,
                                       text, error.what()));
@@ -109,13 +95,6 @@ inline CuMask parse_cu_mask(const std::string& option, const std::string& text) 
         "{} '{}' selects no compute unit; a partition needs at least one", option, text));
   }
   return mask;
-}
-
-/// Whether \p gcn_arch_name ("gfx90a:sramecc+:xnack-") is gfx10+ (RDNA), whose CUs pair up
-/// into workgroup processors (WGPs).
-inline bool has_wgps(const std::string& gcn_arch_name) {
-  return gcn_arch_name.rfind("gfx1", 0) == 0 && gcn_arch_name.size() >= 7 &&
-         gcn_arch_name.find_first_not_of("0123456789abcdefABCDEF", 4) >= 7;
 }
 
 /// GPU_ENABLE_WGP_MODE (\p value; nullptr when unset) as HIP \p hip_version parses a bool flag:
@@ -136,10 +115,14 @@ struct MaskLayout {
   int unit_granularity() const { return std::max(1, bit_granularity / bits_per_unit); }
 };
 
-/// The layout under HIP \p hip_version (HIP_VERSION), HIP counting WGPs (\p wgp_mode) or CUs.
-/// ROCr refuses a gfx10+ mask with one CU of a WGP; from 5.7, in WGP mode, HIP sets both.
+/// The layout on \p gcn_arch_name ("gfx90a:sramecc+:xnack-") under HIP \p hip_version
+/// (HIP_VERSION), HIP counting WGPs (\p wgp_mode) or CUs. On gfx10+ (RDNA) CUs pair up into
+/// workgroup processors (WGPs): ROCr refuses a mask with one CU of a WGP; from 5.7, in WGP
+/// mode, HIP sets both.
 inline MaskLayout cu_mask_layout(const std::string& gcn_arch_name, int hip_version, bool wgp_mode) {
-  if (!has_wgps(gcn_arch_name)) return {1, 1, "one bit per CU"};
+  const bool gfx10_or_later = gcn_arch_name.rfind("gfx1", 0) == 0 && gcn_arch_name.size() >= 7 &&
+                              gcn_arch_name.find_first_not_of("0123456789abcdefABCDEF", 4) >= 7;
+  if (!gfx10_or_later) return {1, 1, "one bit per CU"};
   if (!wgp_mode) return {1, 2, "one bit per CU, both CUs of a WGP or neither"};
   if (hip_version >= 50700000) return {1, 1, "one bit per WGP (HIP >= 5.7 sets both its CUs)"};
   return {2, 2, "one bit per CU, two per reported unit (a WGP) (HIP < 5.7)"};
@@ -161,12 +144,15 @@ inline std::optional<std::string> readback_caveat(const MaskLayout& layout, bool
 /// groups of \p granularity (1, or 2 for the CU pairs of a WGP); nothing when it can.
 inline std::optional<std::string> cu_mask_problem(const CuMask& mask, int bits, int granularity) {
   if (mask.count() == 0) return "the mask selects no compute unit";
-  if (mask.highest() >= bits) {
-    return hl::format("the mask sets bit {}, but this device's mask has {} bits (0..{})",
-                      mask.highest(), bits, bits - 1);
+  for (int bit = kMaxMaskUnits - 1; bit >= bits; --bit) {  // the highest first
+    if (mask.has(bit)) {
+      return hl::format("the mask sets bit {}, but this device's mask has {} bits (0..{})", bit,
+                        bits, bits - 1);
+    }
   }
-  for (int first = 0; granularity > 1 && first <= mask.highest(); first += granularity) {
-    const int in_group = ((mask.units >> first) & cu_mask_range(0, granularity).units).count();
+  for (int first = 0; granularity > 1 && first < kMaxMaskUnits; first += granularity) {
+    int in_group = 0;
+    for (int unit = first; unit < first + granularity; ++unit) in_group += mask.has(unit);
     if (in_group != 0 && in_group != granularity) {
       return hl::format(
           "the mask sets only part of the group {}-{}; here mask bits are CUs enabled in {}s "
@@ -220,48 +206,40 @@ inline std::string block_text(const hl::TracedBlock& b) {
   return hl::format("{} block {} (launch {}) on unit {}, {:.1}-{:.1} us", b.kernel, b.block,
                     b.launch, b.unit, b.start_us, b.end_us);
 }
-inline std::set<unsigned> units_of_stream(const hl::Schedule& schedule, int stream) {
-  std::set<unsigned> units;
-  for (const hl::TracedBlock& b : schedule.blocks()) {
-    if (b.stream == stream) units.insert(b.unit);
-  }
-  return units;
-}
-/// The first block (in time) of \p stream on a unit beyond its first \p granted distinct ones.
-inline std::optional<hl::TracedBlock> first_block_past_units(const hl::Schedule& schedule,
-                                                             int stream, int granted) {
-  std::set<unsigned> seen;
-  for (const hl::TracedBlock& b : schedule.blocks()) {  // sorted by start time
-    if (b.stream == stream && seen.insert(b.unit).second && int(seen.size()) > granted) return b;
-  }
-  return std::nullopt;
-}
-/// The first block (in time) of stream 0 or 1 on a unit the other one used too.
-inline std::optional<hl::TracedBlock> first_block_on_shared_unit(const hl::Schedule& schedule) {
-  const std::set<unsigned> used[] = {units_of_stream(schedule, 0), units_of_stream(schedule, 1)};
-  for (const hl::TracedBlock& b : schedule.blocks()) {
-    if ((b.stream == 0 || b.stream == 1) && used[1 - b.stream].count(b.unit) != 0) return b;
-  }
-  return std::nullopt;
-}
-/// Records the first rule for the partition \p name of \p granted units on trace \p stream.
+/// Records the first rule for the partition \p name of \p granted units on trace \p stream,
+/// naming the first block (in time) on a unit beyond its first \p granted distinct ones.
 inline void check_units(hl::StepResult& step, const hl::Schedule& schedule, int stream,
                         const std::string& name, int granted) {
-  const auto past = first_block_past_units(schedule, stream, granted);
-  step.check(hl::format("{}: blocks ran on at most its {} granted units", name, granted), !past,
-             hl::format("{} distinct ids{}", units_of_stream(schedule, stream).size(),
-                        past ? "; first past the grant: " + block_text(*past) : ""));
+  std::set<unsigned> seen;
+  std::string past;
+  for (const hl::TracedBlock& b : schedule.blocks()) {  // sorted by start time
+    if (b.stream == stream && seen.insert(b.unit).second && int(seen.size()) == granted + 1) {
+      past = "; first past the grant: " + block_text(b);
+    }
+  }
+  step.check(hl::format("{}: blocks ran on at most its {} granted units", name, granted),
+             past.empty(), hl::format("{} distinct ids{}", seen.size(), past));
 }
-/// Records the second rule for trace streams 0 and 1 (a skip on AMD, where it cannot be told).
+/// Records the second rule for trace streams 0 and 1, naming the first block (in time) of one
+/// on a unit the other used too; a skip where ids are not unique (AMD: it cannot be told).
 inline void check_disjoint(hl::StepResult& step, const hl::Schedule& schedule,
-                           const std::string& pair) {
+                           const std::string& pair,
+                           bool unique_ids = hl::build_platform() != hl::Platform::kAmd) {
   const std::string name = pair + " ran on disjoint units";
-  if (hl::build_platform() == hl::Platform::kAmd) {
+  if (!unique_ids) {
     step.skip(name, "several CUs can share a __smid() value, so it cannot tell");
     return;
   }
-  const auto shared = first_block_on_shared_unit(schedule);
-  step.check(name, !shared, shared ? "first block on a shared unit: " + block_text(*shared) : "");
+  std::set<unsigned> used[2];
+  const std::vector<hl::TracedBlock>& blocks = schedule.blocks();  // sorted by start time
+  for (const hl::TracedBlock& b : blocks) {
+    if (b.stream == 0 || b.stream == 1) used[b.stream].insert(b.unit);
+  }
+  const auto shared = std::find_if(blocks.begin(), blocks.end(), [&](const hl::TracedBlock& b) {
+    return (b.stream == 0 || b.stream == 1) && used[1 - b.stream].count(b.unit) != 0;
+  });
+  step.check(name, shared == blocks.end(),
+             shared == blocks.end() ? "" : "first block on a shared unit: " + block_text(*shared));
 }
 
 }  // namespace cu_masking

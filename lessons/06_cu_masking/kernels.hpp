@@ -92,18 +92,16 @@ struct Workload {
   }
 };
 
-// TODO(common): hl::RunOrTime times one stream; this times two at once, by the events \p round
-// records: the medians of its two values, warm-up first; nothing under --check.
+// TODO(common): hl::RunOrTime times one stream; this, two at once (\p round's event times).
 template <class Round>
 std::array<std::optional<double>, 2> median_of_rounds(const hl::RunOrTime& runs, Round&& round) {
-  std::array<std::optional<double>, 2> medians;
+  if (!runs.plan()) return {};
   std::vector<double> samples[2];
-  for (int r = 0; runs.plan() && r < runs.plan()->warmup + runs.plan()->repeats; ++r) {
+  for (int r = 0; r < runs.plan()->warmup + runs.plan()->repeats; ++r) {
     const std::array<double, 2> ms = round();
     for (int i = 0; r >= runs.plan()->warmup && i < 2; ++i) samples[i].push_back(ms[i]);
   }
-  for (int i = 0; runs.plan() && i < 2; ++i) medians[i] = hl::summarize(samples[i]).median;
-  return medians;
+  return {hl::summarize(samples[0]).median, hl::summarize(samples[1]).median};
 }
 
 /// The same operations in the same order on both sides, exactly rounded: results agree to the
@@ -142,22 +140,20 @@ inline PartitionRules partition_rules(const hl::Device& device) {
 /// units. The size passed counts 32-bit words, not bits; HIP ignores words past the device.
 inline Partition masked_stream(const hl::Device& device, const MaskLayout& layout,
                                const CuMask& bits, int requested) {
-  const auto mask = bits.words((device.compute_units() * layout.bits_per_unit + 31) / 32);
+  const auto words =
+      static_cast<std::uint32_t>(device.compute_units() * layout.bits_per_unit + 31) / 32;
   Partition partition;
   //! [amd_cu_mask_stream]
-  HIP_CHECK(hipExtStreamCreateWithCUMask(&partition.stream, static_cast<std::uint32_t>(mask.size()),
-                                         mask.data()));
+  HIP_CHECK(hipExtStreamCreateWithCUMask(&partition.stream, words, bits.words.data()));
   // HIP's record of the stream's mask; not always what its queue got (readback_caveat()).
-  std::vector<std::uint32_t> got(kMaxMaskUnits / 32, 0u);
-  HIP_CHECK(
-      hipExtStreamGetCUMask(partition.stream, static_cast<std::uint32_t>(got.size()), got.data()));
+  HIP_CHECK(hipExtStreamGetCUMask(partition.stream, kMaxMaskUnits / 32,
+                                  partition.read_back.words.data()));
   //! [amd_cu_mask_stream]
   partition.requested = requested;
   partition.units = std::max(1, bits.count() / layout.bits_per_unit);
   partition.name = hl::format("{} {}s", requested, hl::kComputeUnitName);
   partition.placement = "mask bits " + bits.ids();
   partition.bits = bits;
-  partition.read_back = CuMask::from_words(got);
   partition.readback_caveat =
       readback_caveat(layout, std::getenv("ROC_GLOBAL_CU_MASK"), std::getenv("HSA_CU_MASK"));
   return partition;
@@ -172,11 +168,9 @@ inline std::vector<Partition> partition_device(const hl::Device& device, int gro
                                            each * layout.bits_per_unit, layout.bit_granularity);
   if (!with_rest || plan.back().count() == 0) plan.pop_back();
   std::vector<Partition> partitions;
-  for (const CuMask& bits : plan) {  // the rest, last, is asked for as what it holds
-    const int asked = partitions.size() < static_cast<std::size_t>(groups)
-                          ? each
-                          : bits.count() / layout.bits_per_unit;
-    partitions.push_back(masked_stream(device, layout, bits, asked));
+  for (std::size_t i = 0; i < plan.size(); ++i) {  // the rest, last, asked for as what it holds
+    const int asked = int(i) < groups ? each : plan[i].count() / layout.bits_per_unit;
+    partitions.push_back(masked_stream(device, layout, plan[i], asked));
   }
   return partitions;
 }
@@ -291,8 +285,10 @@ inline PartitionRules checked_partition_rules(const hl::Device& device, int k) {
   return rules;
 }
 
-/// --cu-mask's partition: on AMD these mask bits; on NVIDIA as many SMs, picked by the driver.
-inline Partition partition_on_mask(const hl::Device& device, const CuMask& mask) {
+/// --cu-mask's partition (\p text): on AMD these mask bits; on NVIDIA as many SMs, picked by the
+/// driver. UsageError for a mask this device cannot take.
+inline Partition partition_on_mask(const hl::Device& device, const std::string& text) {
+  const CuMask mask = parse_cu_mask("--cu-mask", text);
 #if defined(__HIP_PLATFORM_AMD__)
   const MaskLayout layout = device_mask_layout(device);
 #else

@@ -77,9 +77,7 @@ hl::Schedule traced_round(hl::StepResult& step, hl::Lesson& lesson, const std::s
 hl::StepResult make_partitions(const hl::Device& device, int k, const std::string& cu_mask,
                                std::vector<Partition>& made) {
   const PartitionRules rules = checked_partition_rules(device, k);
-  if (!cu_mask.empty()) {
-    made.push_back(partition_on_mask(device, parse_cu_mask("--cu-mask", cu_mask)));
-  }
+  if (!cu_mask.empty()) made.push_back(partition_on_mask(device, cu_mask));
   for (const int size : {k, 2 * k, 4 * k}) {  // named "8 SMs" or "8 CUs"; granted maybe more
     if (expected_grant(rules, size) <= rules.units) {
       made.push_back(partition_device(device, 1, size).at(0));

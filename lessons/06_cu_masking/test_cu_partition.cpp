@@ -17,32 +17,41 @@ using cu_masking::hip_counts_wgps;
 using cu_masking::parse_cu_mask;
 using hip_lessons::UsageError;
 
+namespace {
+// The first \p count words of \p mask, as hipExtStreamCreateWithCUMask reads them.
+std::vector<std::uint32_t> first_words(const CuMask& mask, std::size_t count) {
+  return {mask.words.begin(), mask.words.begin() + count};
+}
+}  // namespace
+
 TEST(CuMask, LayoutIsOneBitPerUnitThirtyTwoPerWord) {
   CuMask mask;
-  for (const int unit : {0, 31, 32, 65}) mask.units.set(unit);
-  EXPECT_EQ(mask.words(3), (std::vector<std::uint32_t>{0x80000001u, 0x1u, 0x2u}));
-  EXPECT_EQ(mask.words(4).back(), 0u);
-  EXPECT_EQ(CuMask::from_words(mask.words(3)), mask);
+  for (const int unit : {0, 31, 32, 65}) mask.set(unit);
+  EXPECT_EQ(first_words(mask, 4), (std::vector<std::uint32_t>{0x80000001u, 0x1u, 0x2u, 0u}));
+  EXPECT_TRUE(mask.has(65));
+  EXPECT_FALSE(mask.has(64));
   EXPECT_EQ(mask.count(), 4);
-  EXPECT_EQ(mask.highest(), 65);
-  EXPECT_EQ(CuMask{}.highest(), -1);
-  // A mask wider than the words asked for is cut there; words past kMaxMaskUnits read as 0.
-  EXPECT_EQ(mask.words(2), (std::vector<std::uint32_t>{0x80000001u, 0x1u}));
-  EXPECT_EQ(CuMask::from_words(std::vector<std::uint32_t>(70, 1u)).count(), 64);
+  EXPECT_EQ(mask.ids(), "0,31-32,65");
+  // The words as HIP reads them back: one unit in each of the 64 words.
+  CuMask read_back;
+  read_back.words.fill(1u);
+  EXPECT_EQ(read_back.count(), 64);
+  EXPECT_TRUE(read_back.has(2016));
 }
 
 TEST(CuMask, RangesAndTheIdListSpelling) {
-  EXPECT_EQ(cu_mask_range(0, 8).words(1), (std::vector<std::uint32_t>{0xffu}));
+  EXPECT_EQ(first_words(cu_mask_range(0, 8), 1), (std::vector<std::uint32_t>{0xffu}));
   EXPECT_EQ(cu_mask_range(0, 8).ids(), "0-7");
   const CuMask across = cu_mask_range(30, 4);  // crosses the word boundary
-  EXPECT_EQ(across.words(2), (std::vector<std::uint32_t>{0xc0000000u, 0x3u}));
+  EXPECT_EQ(first_words(across, 2), (std::vector<std::uint32_t>{0xc0000000u, 0x3u}));
   EXPECT_EQ(across.ids(), "30-33");
   EXPECT_EQ(CuMask{}.ids(), "none");
   EXPECT_EQ(cu_mask_range(5, 0).count(), 0);
-  // Trailing zero words change nothing; another unit does.
-  CuMask b = CuMask::from_words({0xfu, 0u, 0u, 0u});
+  // The same units are the same mask; another unit is not.
+  CuMask b;
+  b.words[0] = 0xfu;
   EXPECT_TRUE(cu_mask_range(0, 4) == b);
-  b.units.set(100);
+  b.set(100);
   EXPECT_FALSE(cu_mask_range(0, 4) == b);
 }
 
@@ -53,9 +62,10 @@ TEST(ParseCuMask, ListsAndHexGiveTheSameMask) {
   EXPECT_EQ(parse_cu_mask("--cu-mask", "0x0000ff"), cu_mask_range(0, 8));
   const CuMask mixed = parse_cu_mask("--cu-mask", "0-15,32-47");
   EXPECT_EQ(mixed.count(), 32);
-  EXPECT_EQ(mixed.words(2), (std::vector<std::uint32_t>{0xffffu, 0xffffu}));
+  EXPECT_EQ(first_words(mixed, 2), (std::vector<std::uint32_t>{0xffffu, 0xffffu}));
   EXPECT_EQ(parse_cu_mask("--cu-mask", "0x337F").ids(), "0-6,8-9,12-13");
-  EXPECT_EQ(parse_cu_mask("--cu-mask", "2047").highest(), 2047);
+  EXPECT_EQ(parse_cu_mask("--cu-mask", "2047").ids(), "2047");
+  EXPECT_EQ(parse_cu_mask("--cu-mask", "0x8" + std::string(511, '0')).ids(), "2047");
 }
 
 TEST(ParseCuMask, MalformedMasksAreRefusedWithTheOptionAndText) {
@@ -101,6 +111,9 @@ TEST(CuMaskProblem, EmptyTooWideAndBrokenPairs) {
   ASSERT_TRUE(wide);
   EXPECT_NE(wide->find("bit 8"), std::string::npos) << *wide;
   EXPECT_NE(wide->find("0..7"), std::string::npos) << *wide;
+  const auto last = cu_mask_problem(parse_cu_mask("--cu-mask", "9,2047"), 8, 1);
+  ASSERT_TRUE(last);
+  EXPECT_NE(last->find("bit 2047"), std::string::npos) << *last;
   // WGP devices where bits are CUs: pairs 0-1, 2-3, ...
   EXPECT_FALSE(cu_mask_problem(cu_mask_range(2, 4), 8, 2));
   const auto half = cu_mask_problem(cu_mask_range(1, 2), 8, 2);
@@ -150,11 +163,15 @@ TEST(MaskLayout, RdnaFollowsTheHipRelease) {
 }
 
 TEST(MaskLayout, ArchitectureNames) {
-  EXPECT_TRUE(cu_masking::has_wgps("gfx1030"));
-  EXPECT_TRUE(cu_masking::has_wgps("gfx1151"));
-  EXPECT_FALSE(cu_masking::has_wgps("gfx90a:sramecc+:xnack-"));
-  EXPECT_FALSE(cu_masking::has_wgps("gfx10"));
-  EXPECT_FALSE(cu_masking::has_wgps(""));
+  // With WGP mode off, only gfx10+ (RDNA) wants both CUs of a WGP: granularity 2.
+  const auto has_wgps = [](const char* arch) {
+    return cu_mask_layout(arch, 60000000, false).bit_granularity == 2;
+  };
+  EXPECT_TRUE(has_wgps("gfx1030"));
+  EXPECT_TRUE(has_wgps("gfx1151"));
+  EXPECT_FALSE(has_wgps("gfx90a:sramecc+:xnack-"));
+  EXPECT_FALSE(has_wgps("gfx10"));
+  EXPECT_FALSE(has_wgps(""));
 }
 
 TEST(MaskLayout, GpuEnableWgpModeIsParsedAsHipParsesABoolFlag) {
@@ -264,48 +281,49 @@ std::vector<std::string> checks_of(const hip_lessons::StepResult& step) {
 TEST(PartitionTrace, BlocksWithinTheGrantPass) {
   const hip_lessons::Schedule schedule({block(0, 0, 5, 0, 10), block(0, 1, 6, 0, 10),
                                         block(0, 2, 5, 10, 20), block(1, 0, 9, 0, 10)});
-  EXPECT_EQ(cu_masking::units_of_stream(schedule, 0), (std::set<unsigned>{5, 6}));
-  EXPECT_FALSE(cu_masking::first_block_past_units(schedule, 0, 2));
-  EXPECT_FALSE(cu_masking::first_block_past_units(schedule, 1, 1));
-  EXPECT_FALSE(cu_masking::first_block_on_shared_unit(schedule));
   hip_lessons::StepResult step("s");
   cu_masking::check_units(step, schedule, 0, "A", 2);
+  cu_masking::check_units(step, schedule, 1, "B", 1);
+  cu_masking::check_disjoint(step, schedule, "A and B", true);
   EXPECT_EQ(checks_of(step),
-            std::vector<std::string>{"A: blocks ran on at most its 2 granted units: passed"});
+            (std::vector<std::string>{"A: blocks ran on at most its 2 granted units: passed",
+                                      "B: blocks ran on at most its 1 granted units: passed",
+                                      "A and B ran on disjoint units: passed"}));
+  EXPECT_EQ(step.entries()[0].detail, "2 distinct ids");
 }
 
 TEST(PartitionTrace, TheFirstBlockPastTheGrantIsNamed) {
   // In time: unit 5 at 0, unit 6 at 2, unit 7 at 3 (the third unit of a 2-unit grant), 8 at 4.
   const hip_lessons::Schedule schedule(
       {block(1, 3, 8, 4, 9), block(1, 0, 5, 0, 9), block(1, 2, 7, 3, 9), block(1, 1, 6, 2, 9)});
-  const auto past = cu_masking::first_block_past_units(schedule, 1, 2);
-  ASSERT_TRUE(past);
-  EXPECT_EQ(past->block, 2u);
-  EXPECT_EQ(past->unit, 7u);
-  const std::string text = cu_masking::block_text(*past);
-  EXPECT_NE(text.find("block 2"), std::string::npos) << text;
-  EXPECT_NE(text.find("unit 7"), std::string::npos) << text;
-  EXPECT_FALSE(cu_masking::first_block_past_units(schedule, 1, 4));
   hip_lessons::StepResult step("s");
   cu_masking::check_units(step, schedule, 1, "B", 2);
-  ASSERT_EQ(step.entries().size(), 1u);
+  cu_masking::check_units(step, schedule, 1, "B", 4);
+  ASSERT_EQ(step.entries().size(), 2u);
   EXPECT_FALSE(step.entries()[0].passed);
-  EXPECT_NE(step.entries()[0].detail.find("4 distinct ids"), std::string::npos);
-  EXPECT_NE(step.entries()[0].detail.find("unit 7"), std::string::npos);
+  const std::string detail = step.entries()[0].detail;
+  EXPECT_NE(detail.find("4 distinct ids"), std::string::npos) << detail;
+  EXPECT_NE(detail.find("first past the grant: k block 2 (launch 1) on unit 7"), std::string::npos)
+      << detail;
+  EXPECT_TRUE(step.entries()[1].passed);
 }
 
 TEST(PartitionTrace, TheFirstBlockOnASharedUnitIsNamed) {
   const hip_lessons::Schedule schedule(
       {block(0, 0, 1, 0, 5), block(1, 0, 2, 1, 5), block(1, 1, 3, 2, 5), block(0, 1, 3, 3, 5)});
-  const auto shared = cu_masking::first_block_on_shared_unit(schedule);
-  ASSERT_TRUE(shared);
-  EXPECT_EQ(shared->stream, 1);  // stream 1's block 1 ran on unit 3 first, at 2 us
-  EXPECT_EQ(shared->block, 1u);
-  EXPECT_EQ(shared->unit, 3u);
   // A third stream's blocks share nothing with streams 0 and 1 by being there.
   const hip_lessons::Schedule apart(
       {block(0, 0, 1, 0, 5), block(1, 0, 2, 0, 5), block(2, 0, 1, 0, 5), block(2, 1, 2, 0, 5)});
-  EXPECT_FALSE(cu_masking::first_block_on_shared_unit(apart));
+  hip_lessons::StepResult step("s");
+  cu_masking::check_disjoint(step, schedule, "A and B", true);
+  cu_masking::check_disjoint(step, apart, "C and D", true);
+  ASSERT_EQ(step.entries().size(), 2u);
+  EXPECT_FALSE(step.entries()[0].passed);
+  // Stream 1's block 1 ran on unit 3 first, at 2 us.
+  EXPECT_NE(step.entries()[0].detail.find("k block 1 (launch 1) on unit 3, 2.0-5.0 us"),
+            std::string::npos)
+      << step.entries()[0].detail;
+  EXPECT_TRUE(step.entries()[1].passed);
 }
 
 TEST(PartitionTrace, DisjointIsCheckedWhereUnitIdsAreUniqueAndSkippedOnAmd) {
