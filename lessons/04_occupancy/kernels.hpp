@@ -132,20 +132,14 @@ inline void launch(Kernel kernel, unsigned int grid, unsigned int block, std::si
                    hipStream_t stream, const float* x, const float* c, float* y, std::size_t n,
                    hl::BlockTrace trace = {}) {
   const dim3 g(grid), b(block);
-  switch (kernel) {
-    case Kernel::kTriad:
-      hipLaunchKernelGGL(triad, g, b, dynamic_shared, stream, x, c, y, kTriadScalar, n, trace);
-      break;
-    case Kernel::kFmaChain:
-      hipLaunchKernelGGL(fma_chain_kernel, g, b, dynamic_shared, stream, x, y, n, trace);
-      break;
-    case Kernel::kRegistersUnbounded:
-      hipLaunchKernelGGL(registers_unbounded, g, b, dynamic_shared, stream, x, y, n, trace);
-      break;
-    case Kernel::kRegistersBounded:
-      hipLaunchKernelGGL(registers_bounded, g, b, dynamic_shared, stream, x, y, n, trace);
-      break;
-  }
+  if (kernel == Kernel::kTriad)
+    hipLaunchKernelGGL(triad, g, b, dynamic_shared, stream, x, c, y, kTriadScalar, n, trace);
+  else if (kernel == Kernel::kFmaChain)
+    hipLaunchKernelGGL(fma_chain_kernel, g, b, dynamic_shared, stream, x, y, n, trace);
+  else if (kernel == Kernel::kRegistersUnbounded)
+    hipLaunchKernelGGL(registers_unbounded, g, b, dynamic_shared, stream, x, y, n, trace);
+  else
+    hipLaunchKernelGGL(registers_bounded, g, b, dynamic_shared, stream, x, y, n, trace);
   HIP_CHECK_LAUNCH();
 }
 

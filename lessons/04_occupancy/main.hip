@@ -1,25 +1,14 @@
 /// \file lessons/04_occupancy/main.hip
 /// \brief Lesson 04: size a grid-stride launch from occupancy, and compute occupancy yourself.
-/// The steps are the README's Application flow; every launch runs on a poisoned output, every
-/// element compared with a host reference.
+/// The steps are the README's Application flow.
 #include <hip/hip_runtime.h>
 
-#include <algorithm>
-#include <cstdint>
-#include <map>
-#include <optional>
 #include <set>
-#include <string>
 #include <tuple>
-#include <utility>
-#include <vector>
 
-#include "hip_lessons/device.hpp"
-#include "hip_lessons/hip_check.hpp"
 #include "hip_lessons/lesson.hpp"
 #include "hip_lessons/streams.hpp"
 #include "hip_lessons/timeline.hpp"
-#include "hip_lessons/timing.hpp"
 #include "hip_lessons/traced_run.hpp"
 #include "kernels.hpp"
 #include "occupancy_calculator.hpp"
@@ -93,8 +82,7 @@ unsigned int article_grid(std::size_t n, int block, int max_blocks_per_cu) {
 }
 //! [article_grid]
 
-// 1. The budgets; for each kernel what it uses and, for blocks of 1..32 whole warps (3, 6, 12, 20
-// exercise the rounding), each budget's answer, the smallest (the calculator's), the API's.
+// 1. Per kernel, blocks of 1..32 whole warps (3, 6, 12, 20 exercise the rounding).
 hl::StepResult residency_budgets(const hl::Device& device, Sizing& s) {
   hl::StepResult step("1. The budgets of one " + kCu + ", what each kernel uses, what fits");
   const occupancy::Limits& l = s.limits;
@@ -128,11 +116,10 @@ hl::StepResult residency_budgets(const hl::Device& device, Sizing& s) {
       if (block > std::min(l.max_threads_per_block, a.maxThreadsPerBlock)) break;
       int api = 0;
       HIP_CHECK(hipOccupancyMaxActiveBlocksPerMultiprocessor(&api, address(k), block, 0));
-      const occupancy::Prediction p = own ? s.calc.predict(a, block, 0) : occupancy::Prediction{};
-      if (own && p.blocks != api && differs.empty())
+      const occupancy::Prediction p = s.calc.predict(a, block, 0);  // nothing when not modelled
+      if (p.blocks != api && differs.empty())
         differs = hl::format("block {}: calculator {}, API {}", block, p.blocks, api);
-      t.row({block, warps, occupancy::limit(p.by_slots), occupancy::limit(p.by_registers),
-             occupancy::limit(p.by_shared), occupancy::limit(p.by_block_cap),
+      t.row({block, warps, p.by_slots, p.by_registers, p.by_shared, p.by_block_cap,
              own ? hl::Cell(p.blocks) : hl::Cell(), api, s.calc.occupancy_percent(api, block),
              own ? p.limiter : "not modelled"});
     }
@@ -142,7 +129,7 @@ hl::StepResult residency_budgets(const hl::Device& device, Sizing& s) {
     if (k != Kernel::kTriad && k != Kernel::kFmaChain) continue;  // the swept kernels
     int block = 0, grid = 0;
     HIP_CHECK(hipOccupancyMaxPotentialBlockSize(&grid, &block, address(k), 0, 0));
-    const auto [own_block, own_grid] = own ? s.calc.max_potential(a, 0) : std::pair<int, int>{};
+    const auto [own_block, own_grid] = s.calc.max_potential(a, 0);
     s.compare(step, "own choice = hipOccupancyMaxPotentialBlockSize, " + name,
               own_block == block && own_grid == grid,
               hl::format("API block {}, grid {}; calculator block {}, grid {}", block, grid,
@@ -226,9 +213,8 @@ hl::StepResult sweep_launches(const Sizing& s, occupancy::Problem& p, hl::SpeedC
     std::optional<double> occupancy, one_block_per_cu, best;
     const std::size_t n = p.count(kernel);
     for (const int block : std::set<int>{64, 128, 256, 512, 1024, s.block}) {
-      if (block % s.limits.warp_size || block > s.attributes.at(kernel).maxThreadsPerBlock) {
+      if (block % s.limits.warp_size || block > s.attributes.at(kernel).maxThreadsPerBlock)
         continue;
-      }
       int api = 0;
       HIP_CHECK(hipOccupancyMaxActiveBlocksPerMultiprocessor(&api, address(kernel), block, 0));
       const bool chosen = block == s.block;

@@ -4,13 +4,11 @@
 ///
 /// Two models, because on AMD they differ:
 /// - what the runtime answers (Calculator::predict, max_potential): hipOccupancy* on either
-///   platform. main.hip compares every answer with hipOccupancyMaxActiveBlocksPerMultiprocessor
-///   and hipOccupancyMaxPotentialBlockSize.
+///   platform, which main.hip compares with every answer;
 /// - what the compiler and the hardware do (compiler_waves_per_simd, hardware_blocks_per_cu):
-///   the "Occupancy [waves/SIMD]" of clang's -Rpass-analysis=kernel-resource-usage remark,
-///   which the lesson04.compiler_occupancy.* tests compare kernel by kernel.
-/// Host code only: it takes numbers (Limits, hipFuncAttributes, KernelResources) and makes no
-/// HIP call, so test_occupancy_calculator.hip checks it without a GPU.
+///   clang's -Rpass-analysis=kernel-resource-usage "Occupancy [waves/SIMD]", which the
+///   lesson04.compiler_occupancy.* tests compare kernel by kernel.
+/// Host code only, no HIP call: test_occupancy_calculator.hip checks it without a GPU.
 #pragma once
 
 #include <hip/hip_runtime.h>
@@ -45,40 +43,30 @@ struct Limits {
   std::optional<int> regs_per_cu, max_blocks_per_cu, reserved_shared_per_block;
 };
 
-/// Resident blocks per CU allowed by each budget, and the smallest of them.
+/// Resident blocks per CU allowed by each budget (nothing: it does not limit), the smallest
+/// of them, and the budgets that set it: "slots", "slots + block cap".
 struct Prediction {
-  int by_slots = kUnlimited;  // warp (wave) slots
-  int by_registers = kUnlimited;
-  int by_shared = kUnlimited;
-  int by_block_cap = kUnlimited;  // blocks-per-CU cap
+  std::optional<int> by_slots, by_registers, by_shared, by_block_cap;  // slots: warp (wave) slots
   int blocks = 0;
-  std::string limiter;  // the budgets that set the count: "slots", "slots + block cap"
+  std::string limiter;
 };
 
-/// A budget's answer for a table: nothing when it does not limit.
-inline std::optional<int> limit(int blocks) {
-  return blocks == kUnlimited ? std::nullopt : std::optional<int>(blocks);
-}
-
 inline Prediction finish(Prediction p, int block, int max_block) {
-  p.blocks =
-      block > max_block ? 0 : std::min({p.by_slots, p.by_registers, p.by_shared, p.by_block_cap});
-  const std::pair<int, const char*> parts[] = {{p.by_slots, "slots"},
-                                               {p.by_registers, "registers"},
-                                               {p.by_shared, "shared memory"},
-                                               {p.by_block_cap, "block cap"}};
-  for (const auto& [value, label] : parts) {
+  const std::pair<std::optional<int>, const char*> parts[] = {{p.by_slots, "slots"},
+                                                              {p.by_registers, "registers"},
+                                                              {p.by_shared, "shared memory"},
+                                                              {p.by_block_cap, "block cap"}};
+  p.blocks = block > max_block ? 0 : kUnlimited;
+  for (const auto& part : parts) p.blocks = std::min(p.blocks, part.first.value_or(kUnlimited));
+  for (const auto& [value, label] : parts)
     if (value == p.blocks) p.limiter += (p.limiter.empty() ? "" : " + ") + std::string(label);
-  }
   return p;
 }
 
 /// What the compiler reports about one kernel for one AMD target: the
 /// -Rpass-analysis=kernel-resource-usage remark ("SGPRs", "VGPRs", "AGPRs",
 /// "LDS Size [bytes/block]") and the code object's .max_flat_workgroup_size (1024 unless
-/// __launch_bounds__ says less). The HIP runtime reads the same code object: its
-/// hipFuncAttributes::numRegs is the metadata's .vgpr_count, which on gfx90a and later counts
-/// the AGPRs too (unified_vgprs()).
+/// __launch_bounds__ says less).
 struct KernelResources {
   int sgprs = 0;                       ///< SGPRs, with those that VCC, flat scratch and XNACK take
   int vgprs = 0;                       ///< architected VGPRs
@@ -145,21 +133,17 @@ inline const AmdArch kAmdArchs[] = {
 
 /// The rules of \p arch (gcnArchName without its feature suffixes), or nullptr.
 inline const AmdArch* amd_arch(const std::string& arch) {
-  for (const AmdArch& a : kAmdArchs) {
+  for (const AmdArch& a : kAmdArchs)
     if (arch == a.name) return &a;
-  }
   return nullptr;
 }
 
-/// The VGPRs a wave takes from the SIMD's file: the architected ones plus, where AGPRs share
-/// the file (gfx90a+), the AGPRs after the VGPRs rounded up to 4; on gfx908 the larger of the
-/// two files. This is the code object's .vgpr_count (LLVM getTotalNumVGPRs).
+/// The VGPRs a wave takes from the SIMD's file (AgprFile): the code object's .vgpr_count, which
+/// hipFuncAttributes::numRegs reports (LLVM getTotalNumVGPRs).
 inline int unified_vgprs(const AmdArch& a, const KernelResources& k) {
-  if (a.agprs == AgprFile::kUnified && k.agprs > 0) {
-    return static_cast<int>(round_up(k.vgprs, 4)) + k.agprs;
-  }
   if (a.agprs == AgprFile::kSeparate) return std::max(k.vgprs, k.agprs);
-  return k.vgprs;
+  if (a.agprs == AgprFile::kNone || k.agprs == 0) return k.vgprs;
+  return static_cast<int>(round_up(k.vgprs, 4)) + k.agprs;
 }
 
 /// Waves per SIMD that \p vgprs allow (LLVM getNumWavesPerEUWithNumVGPRs).
@@ -206,68 +190,49 @@ inline int compiler_waves_per_simd(const AmdArch& a, const KernelResources& k) {
 /// Workgroups of \p block threads the hardware keeps resident on one CU (WGP), by the
 /// compiler's rules: waves per SIMD from the registers, LDS per CU, and the workgroup cap.
 /// Compare with Calculator::predict, which answers what the HIP runtime says.
-inline int hardware_blocks_per_cu(const AmdArch& a, const KernelResources& k, int block,
-                                  std::size_t dynamic_lds = 0) {
+inline int hardware_blocks_per_cu(const AmdArch& a, const KernelResources& k, int block) {
   const int waves_per_block = ceil_div(block, a.wave_size);
-  const int waves = std::min(
-      {a.max_waves_per_simd, waves_by_vgprs(a, unified_vgprs(a, k)), waves_by_sgprs(a, k.sgprs)});
+  const int waves = std::min(waves_by_vgprs(a, unified_vgprs(a, k)), waves_by_sgprs(a, k.sgprs));
   int blocks = a.simds_per_cu * waves / waves_per_block;
   if (waves_per_block > 1) blocks = std::min(blocks, a.workgroups_per_cu);
-  const std::size_t lds = k.lds + dynamic_lds;
-  if (lds > 0) blocks = std::min(blocks, static_cast<int>(a.lds_per_cu / lds));
+  if (k.lds > 0) blocks = std::min(blocks, static_cast<int>(a.lds_per_cu / k.lds));
   return blocks;
 }
 
-using hip_lessons::Platform;
-
-/// The allocation rules of the architectures this calculator models, as the runtime of each
-/// platform answers hipOccupancyMaxActiveBlocksPerMultiprocessor: NVIDIA sm_90 as CUDA 13.0's
-/// cuda_occupancy.h computes it; AMD (kAmdArchs) as the HIP runtime's occupancy function
-/// (hip_platform.cpp) computes it, which differs from the hardware and compiler model
-/// (compiler_waves_per_simd, hardware_blocks_per_cu) where kAmdArchs' last two fields say.
+/// The runtime's answers (hipOccupancy*): NVIDIA sm_90 as CUDA 13.0's cuda_occupancy.h computes
+/// them; AMD (kAmdArchs) as the HIP runtime's hip_platform.cpp does, which differs from the
+/// compiler's and hardware's model where kAmdArchs' last two fields say.
 class Calculator {
  public:
   // Which vendor's rules apply: a binary uses the rules of the platform it was built for; the
   // unit test asks for each explicitly, so both models are tested on either build.
-  explicit Calculator(const Limits& limits, Platform platform = hip_lessons::build_platform())
+  explicit Calculator(const Limits& limits,
+                      hip_lessons::Platform platform = hip_lessons::build_platform())
       : l_(limits) {
-    if (platform == Platform::kAmd) {
+    if (platform == hip_lessons::Platform::kAmd) {
       amd_ = amd_arch(l_.arch);
       if (amd_ == nullptr) {
-        std::string modelled;
-        for (const AmdArch& a : kAmdArchs)
-          modelled += (modelled.empty() ? "" : ", ") + std::string(a.name);
-        why_not_ = hip_lessons::format(
-            "the calculator models {}; {} has other VGPR budgets or wave limits", modelled,
-            l_.arch);
+        why_not_ = l_.arch + " is not in the calculator's kAmdArchs: its rules were not checked";
       } else if (l_.warp_size != amd_->wave_size) {
         why_not_ = hip_lessons::format("{} runs {}-thread wavefronts here; the model is for {}",
                                        l_.arch, l_.warp_size, amd_->wave_size);
         amd_ = nullptr;
-      } else {
-        model_ = Model::kAmd;
       }
     } else if (l_.major != 9 || l_.minor != 0) {
       why_not_ = "the calculator models sm_90 only; this device is " + l_.arch;
     } else if (!l_.regs_per_cu || !l_.max_blocks_per_cu || !l_.reserved_shared_per_block) {
-      why_not_ =
-          "the device does not report registers per SM, blocks per SM or reserved shared memory "
-          "per block";
+      why_not_ = "registers per SM, blocks per SM or reserved shared memory not reported";
     } else if (l_.shared_per_cu > 228 * 1024) {
       why_not_ = "shared memory per SM above sm_90's 228 KiB";
-    } else {
-      model_ = Model::kSm90;
     }
   }
 
-  bool models() const { return model_ != Model::kNone; }
+  bool models() const { return why_not_.empty(); }
   const std::string& why_not() const { return why_not_; }
-  /// The AMD architecture's rules, when the model is AMD's.
-  const AmdArch* amd() const { return amd_; }
   /// Warp (wave) slots per CU in the model: the denominator of occupancy.
   int slots() const {
-    return model_ == Model::kAmd ? amd_->simds_per_cu * amd_->hip_max_waves_per_simd
-                                 : l_.max_threads_per_cu / l_.warp_size;
+    return amd_ ? amd_->simds_per_cu * amd_->hip_max_waves_per_simd
+                : l_.max_threads_per_cu / l_.warp_size;
   }
   /// Occupancy in percent: the warps of \p blocks blocks of \p block threads over the slots.
   double occupancy_percent(int blocks, int block) const {
@@ -278,133 +243,93 @@ class Calculator {
   /// \p dynamic_shared bytes of dynamic shared memory per block: the runtime's answer. On AMD
   /// hipFuncAttributes carries no SGPR count, so SGPRs are taken not to limit (true below 81).
   Prediction predict(const hipFuncAttributes& a, int block, std::size_t dynamic_shared) const {
-    const int max_block = std::min(l_.max_threads_per_block, a.maxThreadsPerBlock);
-    if (model_ == Model::kSm90) return sm90(a, block, dynamic_shared, max_block);
-    if (model_ == Model::kAmd) {
-      return hip_amd(attributes_to_resources(a), block, dynamic_shared, max_block);
-    }
-    return {};
+    if (amd_) return hip_amd(resources(a), block, dynamic_shared);
+    return models() ? sm90(a, block, dynamic_shared) : Prediction{};
   }
-
   /// The same for AMD from the compiler's report, SGPRs included: what
   /// hipOccupancyMaxActiveBlocksPerMultiprocessor answers for that kernel.
   Prediction predict(const KernelResources& k, int block, std::size_t dynamic_shared) const {
-    if (model_ != Model::kAmd) return {};
-    const int max_block = std::min(l_.max_threads_per_block, k.max_flat_workgroup_size);
-    return hip_amd(k, block, dynamic_shared, max_block);
+    return amd_ ? hip_amd(k, block, dynamic_shared) : Prediction{};
   }
 
   /// The block size with the most resident threads, and the grid that makes them all
   /// resident: what hipOccupancyMaxPotentialBlockSize should answer (with no block limit).
   std::pair<int, int> max_potential(const hipFuncAttributes& a, std::size_t dynamic_shared) const {
-    const int max_block = std::min(l_.max_threads_per_block, a.maxThreadsPerBlock);
-    if (model_ == Model::kAmd) {
+    if (amd_) {
       // The HIP runtime does not search: it takes the threads that fit by waves and registers,
       // capped by the device's largest block (not the kernel's), as the block size, then as
       // many of those blocks as fit by waves and by LDS.
-      const KernelResources k = attributes_to_resources(a);
-      const int threads = amd_->simds_per_cu * hip_waves_per_simd(k) * l_.warp_size;
+      const KernelResources k = resources(a);
+      const int threads = amd_->simds_per_cu * l_.warp_size *
+                          std::min(amd_->hip_max_waves_per_simd, hip_register_waves(k));
       const int best =
           std::min(threads, static_cast<int>(round_up(l_.max_threads_per_block, l_.warp_size)));
-      const int lds_blocks = hip_amd(k, best, dynamic_shared, max_block).by_shared;
+      const int lds_blocks = hip_amd(k, best, dynamic_shared).by_shared.value_or(kUnlimited);
       return {best, l_.compute_units * std::min(threads / best, lds_blocks)};
     }
     // CUDA (and the HIP-on-CUDA layer) search from the largest block down in warp steps and
     // keep the first block size that reaches the most resident threads.
-    int best_block = 0, best_blocks = 0, best_threads = 0;
+    const int max_block = std::min(l_.max_threads_per_block, a.maxThreadsPerBlock);
+    std::pair<int, int> best;  // block, blocks per CU
     for (int b = static_cast<int>(round_up(max_block, l_.warp_size)); b > 0; b -= l_.warp_size) {
-      const int block = std::min(b, max_block);
-      const int blocks = predict(a, block, dynamic_shared).blocks;
-      if (block * blocks > best_threads) {
-        best_threads = block * blocks;
-        best_block = block;
-        best_blocks = blocks;
-      }
-      if (best_threads == l_.max_threads_per_cu) break;
+      const int block = std::min(b, max_block), blocks = predict(a, block, dynamic_shared).blocks;
+      if (block * blocks > best.first * best.second) best = {block, blocks};
+      if (best.first * best.second == l_.max_threads_per_cu) break;
     }
-    return {best_block, best_blocks * l_.compute_units};
+    return {best.first, best.second * l_.compute_units};
   }
 
  private:
-  enum class Model { kNone, kSm90, kAmd };
-
-  //! [sm90_rules]
-  // NVIDIA sm_90 (cuda_occupancy.h): registers are allocated per warp in units of 256, in 4
-  // sub-partitions that each hold a quarter of the register file; shared memory in units of
-  // 128 bytes, and every block also takes the shared memory the driver reserves per block
-  // (hipDeviceAttributeReservedSharedMemPerBlock).
-  static constexpr int kSm90RegisterUnit = 256;
-  static constexpr int kSm90SubPartitions = 4;
-  static constexpr int kSm90MaxRegistersPerThread = 256;  // the header's per-thread limit check
-  static constexpr std::size_t kSm90SharedUnit = 128;
-
-  Prediction sm90(const hipFuncAttributes& a, int block, std::size_t dynamic_shared,
-                  int max_block) const {
+  // NVIDIA sm_90 (cuda_occupancy.h): registers are allocated per warp in units of 256, at most
+  // 256 per thread, in 4 sub-partitions that each hold a quarter of the register file; shared
+  // memory in units of 128 bytes, and every block also takes the shared memory the driver
+  // reserves per block (hipDeviceAttributeReservedSharedMemPerBlock).
+  Prediction sm90(const hipFuncAttributes& a, int block, std::size_t dynamic_shared) const {
     Prediction p;
     const int warps = ceil_div(block, l_.warp_size);
     p.by_slots = l_.max_threads_per_cu / l_.warp_size / warps;
     p.by_block_cap = *l_.max_blocks_per_cu;
-
-    const int regs_per_warp =
-        static_cast<int>(round_up(a.numRegs * l_.warp_size, kSm90RegisterUnit));
-    if (a.numRegs > kSm90MaxRegistersPerThread ||
-        regs_per_warp * static_cast<int>(round_up(warps, kSm90SubPartitions)) > l_.regs_per_block) {
+    const int regs_per_warp = static_cast<int>(round_up(a.numRegs * l_.warp_size, 256));
+    if (a.numRegs > 256 ||
+        regs_per_warp * static_cast<int>(round_up(warps, 4)) > l_.regs_per_block) {
       p.by_registers = 0;  // the block cannot launch at all
     } else if (regs_per_warp > 0) {
-      const int warps_per_sub_partition = *l_.regs_per_cu / kSm90SubPartitions / regs_per_warp;
-      p.by_registers = warps_per_sub_partition * kSm90SubPartitions / warps;
+      const int warps_per_sub_partition = *l_.regs_per_cu / 4 / regs_per_warp;
+      p.by_registers = warps_per_sub_partition * 4 / warps;
     }
-
     const std::size_t reserved = static_cast<std::size_t>(*l_.reserved_shared_per_block);
-    const std::size_t per_block =
-        round_up(a.sharedSizeBytes + reserved + dynamic_shared, kSm90SharedUnit);
+    const std::size_t per_block = round_up(a.sharedSizeBytes + reserved + dynamic_shared, 128);
     // Without an opt-in (hipFuncSetAttribute), a block may use sharedMemPerBlock; the driver's
     // reserve comes on top. The shared memory of the SM is its largest carveout (228 KiB
     // on sm_90), which is what an unset carveout preference gives.
     p.by_shared = per_block > l_.shared_per_block + reserved
                       ? 0
                       : static_cast<int>(l_.shared_per_cu / per_block);
-    return finish(p, block, max_block);
+    return finish(p, block, std::min(l_.max_threads_per_block, a.maxThreadsPerBlock));
   }
-  //! [sm90_rules]
 
-  //! [amd_rules]
   // AMD as the HIP runtime models it (hip_platform.cpp, ihipOccupancyMaxActiveBlocksPer-
   // Multiprocessor): SIMDs x waves per SIMD x wave size threads per CU, where waves per SIMD is
   // the smallest of the runtime's cap (8 on gfx9, 16 on gfx10+), the VGPR file over the
   // kernel's .vgpr_count rounded to the granule, and on gfx9 800 SGPRs over the SGPR count
-  // rounded to 16; then as many blocks as fit in those threads, and in the group segment's LDS.
-  // No workgroup cap. numRegs (= .vgpr_count) already holds the AGPRs on gfx90a and later.
-  static KernelResources attributes_to_resources(const hipFuncAttributes& a) {
-    KernelResources k;
-    k.vgprs = a.numRegs;
-    k.lds = a.sharedSizeBytes;
-    k.max_flat_workgroup_size = a.maxThreadsPerBlock;
-    return k;
+  // rounded to 16 (not the compiler's table: waves_by_sgprs); then as many blocks as fit in
+  // those threads, and in the group segment's LDS. No workgroup cap. numRegs (= .vgpr_count)
+  // already holds the AGPRs on gfx90a and later.
+  static KernelResources resources(const hipFuncAttributes& a) {
+    return {0, a.numRegs, 0, a.sharedSizeBytes, a.maxThreadsPerBlock};
   }
-
-  // Waves per SIMD the registers allow in the runtime's count (kUnlimited when nothing is
-  // known): the VGPR file over .vgpr_count rounded up to the granule, and on gfx9 800 SGPRs
-  // over the SGPR count rounded up to 16 (not the compiler's table: waves_by_sgprs).
+  // Waves per SIMD the registers allow in the runtime's count (kUnlimited when nothing is known).
   int hip_register_waves(const KernelResources& k) const {
-    int waves = kUnlimited;
     const int vgprs = unified_vgprs(*amd_, k);
-    if (vgprs > 0) {
+    int waves = kUnlimited;
+    if (vgprs > 0)
       waves = amd_->vgprs_per_simd / static_cast<int>(round_up(vgprs, amd_->vgpr_granule));
-    }
-    if (amd_->sgprs_shared && k.sgprs > 0) {
-      waves = std::min(waves, kSgprsPerSimd / static_cast<int>(round_up(k.sgprs, kSgprGranule)));
-    }
+    if (amd_->sgprs_shared && k.sgprs > 0)
+      waves = std::min(waves, 800 / static_cast<int>(round_up(k.sgprs, 16)));
     return waves;
   }
-  int hip_waves_per_simd(const KernelResources& k) const {
-    return std::min(amd_->hip_max_waves_per_simd, hip_register_waves(k));
-  }
-  static constexpr int kSgprsPerSimd = 800;
-  static constexpr int kSgprGranule = 16;
 
-  Prediction hip_amd(const KernelResources& k, int block, std::size_t dynamic_shared,
-                     int max_block) const {
+  Prediction hip_amd(const KernelResources& k, int block, std::size_t dynamic_shared) const {
     Prediction p;
     const int threads_per_block = static_cast<int>(round_up(block, l_.warp_size));
     const int simd_threads = amd_->simds_per_cu * l_.warp_size;
@@ -415,14 +340,12 @@ class Calculator {
     const std::size_t lds = k.lds + dynamic_shared;
     if (lds > 0) p.by_shared = static_cast<int>(amd_->hip_lds_per_cu / lds);
     // The runtime's model has no blocks-per-CU cap: by_block_cap stays unlimited.
-    return finish(p, block, max_block);
+    return finish(p, block, std::min(l_.max_threads_per_block, k.max_flat_workgroup_size));
   }
-  //! [amd_rules]
 
   Limits l_;
-  Model model_ = Model::kNone;
-  const AmdArch* amd_ = nullptr;
-  std::string why_not_;
+  const AmdArch* amd_ = nullptr;  // AMD's rules, when the model is AMD's
+  std::string why_not_;           // empty when the calculator models this device
 };
 
 }  // namespace occupancy

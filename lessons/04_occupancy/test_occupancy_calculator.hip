@@ -153,7 +153,8 @@ int main() {
   // LDS: the runtime divides the 64 KiB group segment; the WGP has 128 KiB.
   expect_blocks(gfx1100, kernel(16), 256, 40000, 1, "shared memory");
   const occupancy::AmdArch& rdna3 = *occupancy::amd_arch("gfx1100");
-  expect(occupancy::hardware_blocks_per_cu(rdna3, resources(0, 16), 256, 40000) == 3,
+  expect(occupancy::hardware_blocks_per_cu(rdna3, occupancy::KernelResources{0, 16, 0, 40000},
+                                           256) == 3,
          "gfx1100: the hardware holds 3 blocks of 40000 LDS bytes per WGP (128 KiB)");
   expect(gfx1100.max_potential(kernel(100), 0) == std::pair<int, int>{1024, 48},
          "gfx1100 max potential of a 100-VGPR kernel: 1536 threads fit, 1024 per block, 1 x 48");
