@@ -98,17 +98,14 @@ inline hl::StepResult one_queue_block_by_block(const hl::ChildRun& child, hl::Tr
                            hl::rows_by_stream(depth, rows), span))
       .figure(hl::timeline(setting + ", breadth-first: the chains run side by side",
                            hl::rows_by_stream(breadth, rows), span));
-  const auto at_most_two = [&](const std::string& name, const hl::Schedule& run) {
+  const auto at_most_two = [&](const hl::Schedule& run, const char* order, const char* why) {
     const auto crowd = run.first_overlap_above(2);
-    step.check(name, !crowd,
+    step.check(hl::format("one queue, {}: at most 2 kernels at once ({})", order, why), !crowd,
                crowd ? "ran at once: " + hl::describe(*crowd)
                      : hl::format("peak {} at once", run.peak_concurrent_launches()));
   };
   if (chain >= 2) {
-    at_most_two(
-        "one queue, depth-first: at most 2 kernels at once (previous chain's last, "
-        "next chain's first)",
-        depth);
+    at_most_two(depth, "depth-first", "previous chain's last, next chain's first");
     const double bound = static_cast<double>(chains * (chain - 1) + 1) * kernel_us;
     step.check(hl::format("one queue, depth-first: span >= (chains x (chain - 1) + 1) x "
                           "--kernel-us = {:.0} us",
@@ -119,8 +116,7 @@ inline hl::StepResult one_queue_block_by_block(const hl::ChildRun& child, hl::Tr
     step.skip("one queue, depth-first rule", "chains of one kernel are independent: it needs >= 2");
   }
   if (platform == hl::Platform::kAmd) {  // the barrier bit: one kernel at a time, either order
-    at_most_two("one queue, breadth-first: at most 2 kernels at once (barrier bit; from source)",
-                breadth);
+    at_most_two(breadth, "breadth-first", "barrier bit; from source");
     return step;
   }
   const int need = static_cast<int>(std::min<std::int64_t>(chains, 3));

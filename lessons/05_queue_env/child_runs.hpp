@@ -115,6 +115,12 @@ struct Child {
   bool tour_only = false, shown = false;
 };
 
+/// The child of --measure \p measure about --variable \p set ("NAME=VALUE" or "NAME unset").
+inline Child about(const std::string& measure, const hl::EnvSetting& set, bool tour_only = false,
+                   bool shown = false) {
+  return {set.describe(), {"--measure", measure, "--variable", set.name}, {set}, tour_only, shown};
+}
+
 /// What a step's children reported: child \p label's value of \p key, or nothing (none
 /// reported, or --check: its children's times are not reported).
 struct Runs {

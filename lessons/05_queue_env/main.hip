@@ -32,8 +32,6 @@ constexpr const char *kSerializeSwitch = "AMD_SERIALIZE_KERNEL", *kSerializeValu
 constexpr const char *kSerializeSwitch = "CUDA_LAUNCH_BLOCKING", *kSerializeValue = "1";
 #endif
 
-// ---- The children: each measures one setting in its own process -----------------------------
-
 // Child of steps 1-3: --streams non-blocking streams (they must not wait for the legacy
 // default stream of the copies), each a chain of --chain dependent kernels, timed issued
 // depth-first and breadth-first, and one chain alone; every word is checked after each.
@@ -82,8 +80,7 @@ hl::StepResult time_chains(hl::Lesson& lesson, const Settings& s, double ticks_p
     const char* name = order == IssueOrder::kDepthFirst ? "depth-first" : "breadth-first";
     hl::TracedRun traced(lesson.traces, name, streams.size() * steps);
     run(name, order, streams.size(), &traced);
-    const hl::Schedule schedule = traced.finish();
-    for (const std::string& line : trace_lines(name, schedule)) lesson.report.line(line);
+    for (const std::string& line : trace_lines(name, traced.finish())) lesson.report.line(line);
   }
   HIP_CHECK(hipFree(words));
   for (const hipStream_t stream : streams) HIP_CHECK(hipStreamDestroy(stream));
@@ -208,36 +205,28 @@ void measure_in_this_process(hl::Lesson& lesson, const Settings& s) {
   std::fflush(stdout);
 }
 
-// ---- The parent: each step runs its children side by side ------------------------------------
-
 // 1. One child per queue count, each timing the same chains in both issue orders: only a queue
 // shared by several streams makes the order matter. The other platform's variable and malformed
 // values are only shown, each in a child, so a runtime that crashes on one cannot stop the lesson.
 hl::StepResult compare_queue_counts(const Children& children, const hl::Device& device,
                                     const hl::HardwareQueueVariable& q, const SpeedChecks& checks,
                                     hl::ChildRun& one_queue) {
-  // {variable, value, tour only, only shown}; most: NVIDIA's maximum, AMD one per stream.
-  const auto child = [](const char* name, std::optional<std::string> value, bool tour_only,
-                        bool shown) {
-    const hl::EnvSetting set{name, value};
-    return Child{
-        set.describe(), {"--measure", "queues", "--variable", name}, {set}, tour_only, shown};
-  };
-  const char* most = q.default_count == 4 ? "16" : "32";
-  const std::vector<Child> all = {
-      child(q.name, "1", false, false), child(q.name, {}, false, false),
-      child(q.name, most, true, false), child(q.counterpart, "1", true, true),
-      child(q.name, "abc", true, true), child(q.name, "0", true, true),
-      child(q.name, "1000", true, true)};
+  const char* most = q.default_count == 4 ? "16" : "32";  // NVIDIA's maximum, AMD one per stream
+  const std::vector<Child> all = {about("queues", {q.name, "1"}),
+                                  about("queues", {q.name, {}}),
+                                  about("queues", {q.name, most}, true),
+                                  about("queues", {q.counterpart, "1"}, true, true),
+                                  about("queues", {q.name, "abc"}, true, true),
+                                  about("queues", {q.name, "0"}, true, true),
+                                  about("queues", {q.name, "1000"}, true, true)};
   hl::StepResult step("1. Hardware queues: one chain of dependent kernels per stream");
   const Runs runs =
       children.run(step.facts(device.facts()), "queues", "Queue count against issue order",
                    {"depth_first_ms", "breadth_first_ms", "ideal_ms"}, all);
-  one_queue = runs.by_label.at(all[0].label);
-  const auto depth =
-      hl::ratio(runs(all[0].label, "depth_first_ms"), runs(all[0].label, "breadth_first_ms"));
-  const auto breadth =
-      hl::ratio(runs(all[1].label, "breadth_first_ms"), runs(all[1].label, "ideal_ms"));
+  const std::string &one = all[0].label, &unset = all[1].label;
+  one_queue = runs.by_label.at(one);
+  const auto depth = hl::ratio(runs(one, "depth_first_ms"), runs(one, "breadth_first_ms"));
+  const auto breadth = hl::ratio(runs(unset, "breadth_first_ms"), runs(unset, "ideal_ms"));
   if (depth) {
     step.summary(hl::format("{}=1: depth-first {:.1}x slower than breadth-first", q.name, *depth));
   }
@@ -286,15 +275,11 @@ hl::StepResult compare_waiting_policies(const Children& children, const SpeedChe
 // 5. AMD's copy engines and queue size, a child per setting (elsewhere they exit 77). Unset,
 // HSA_ENABLE_SDMA leaves the choice of copy engines to ROCr, per GPU.
 hl::StepResult try_amd_copy_path(const Children& children) {
-  const auto child = [](const char* name, std::optional<std::string> value) {
-    const hl::EnvSetting set{name, value};
-    return Child{set.describe(), {"--measure", "amd", "--variable", name}, {set}, bool(value)};
-  };
   hl::StepResult step("5. AMD: copy engines and AQL queue size");
   children.run(step, "amd_copy_path", "Pinned copies, and 4096 launches behind a 20 ms kernel",
                {"h2d_gbps", "d2h_gbps", "enqueue_ms", "total_ms"},
-               {child("HSA_ENABLE_SDMA", {}), child("HSA_ENABLE_SDMA", "0"),
-                child("ROC_AQL_QUEUE_SIZE", "1024")});
+               {about("amd", {"HSA_ENABLE_SDMA", {}}), about("amd", {"HSA_ENABLE_SDMA", "0"}, true),
+                about("amd", {"ROC_AQL_QUEUE_SIZE", "1024"}, true)});
   return step;
 }
 

@@ -119,6 +119,9 @@ TEST(ChainTraces, OneQueueTracesThatFollowTheRulePassAndAreKept) {
   // depth-first at most 2, the span bound (2 x 1 + 1) x 100 us, breadth-first at least 2.
   const auto checks = checks_of(step);
   ASSERT_EQ(checks.size(), 3u);
+  EXPECT_EQ(checks[0].first,
+            "one queue, depth-first: at most 2 kernels at once (previous chain's last, next "
+            "chain's first)");
   EXPECT_NE(checks[1].first.find("= 300 us"), std::string::npos) << checks[1].first;
   EXPECT_NE(checks[2].first.find("at least min(chains, 3) = 2"), std::string::npos);
   ASSERT_EQ(traces.runs().size(), 2u);
@@ -157,7 +160,8 @@ TEST(ChainTraces, BreadthFirstMustOverlapOnNvidiaAndMustNotCrowdOnAmd) {
       qe::one_queue_block_by_block(one_queue_child(depth_first(), one_at_a_time()), traces, "Q=1",
                                    2, 2, 100.0, hl::Platform::kAmd);
   EXPECT_EQ(failures(amd), 0);
-  EXPECT_NE(checks_of(amd).back().first.find("barrier bit"), std::string::npos);
+  EXPECT_EQ(checks_of(amd).back().first,
+            "one queue, breadth-first: at most 2 kernels at once (barrier bit; from source)");
 }
 
 TEST(ChainTraces, AMissingTraceFailsAndAFailedChildIsASkip) {

@@ -90,6 +90,18 @@ TEST(ChildRuns, TheResultLineCarriesEveryMeasurementAndWhetherAllChecksPassed) {
   EXPECT_EQ(hl::parse_result(qe::result_line(step)).at("correct"), "0");
 }
 
+TEST(ChildRuns, AChildAboutAVariableIsLabelledByItsSetting) {
+  const qe::Child set = qe::about("queues", {"Q", "1"}, true), unset = qe::about("amd", {"Q", {}});
+  EXPECT_EQ(set.label, "Q=1");
+  EXPECT_EQ(set.args, (std::vector<std::string>{"--measure", "queues", "--variable", "Q"}));
+  EXPECT_TRUE(set.tour_only);
+  EXPECT_FALSE(set.shown);
+  EXPECT_TRUE(qe::about("queues", {"Q", "abc"}, true, true).shown);
+  EXPECT_EQ(unset.label, "Q unset");
+  EXPECT_FALSE(unset.changes[0].value.has_value());
+  EXPECT_FALSE(unset.tour_only || unset.shown);
+}
+
 TEST(ChildRuns, ChildrenShareTheRunsOptionsAndCheckWithThreeRepeats) {
   hl::CommonOptions options;
   options.repeat = 10;

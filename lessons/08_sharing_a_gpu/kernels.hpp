@@ -9,7 +9,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <set>
 #include <string>
@@ -83,7 +82,6 @@ inline std::vector<std::uint32_t> expected(const std::vector<std::uint32_t>& in,
 /// CDNA). NVIDIA: a green context of at least \p victim_units SMs and one of the SMs left.
 struct SplitStreams {
   hipStream_t victim = nullptr, aggressor = nullptr;
-  int victim_units = 0;
   void* contexts[2] = {nullptr, nullptr};  // NVIDIA: the green contexts that own the SMs
 };
 
@@ -97,7 +95,6 @@ inline SplitStreams split_the_gpu(const hl::Device& device, int victim_units) {
   const auto words = static_cast<std::uint32_t>(victim.size());
   HIP_CHECK(hipExtStreamCreateWithCUMask(&split.victim, words, victim.data()));
   HIP_CHECK(hipExtStreamCreateWithCUMask(&split.aggressor, words, rest.data()));
-  split.victim_units = victim_units;
 #else
   HIP_LESSONS_DRIVER_FUNCTION(cuDeviceGet, 2000);
   HIP_LESSONS_DRIVER_FUNCTION(cuDeviceGetDevResource, 12040);
@@ -124,7 +121,6 @@ inline SplitStreams split_the_gpu(const hl::Device& device, int victim_units) {
     *streams[i] = stream;
     split.contexts[i] = green;
   }
-  split.victim_units = static_cast<int>(sms[0].sm.smCount);
 #endif
   return split;
 }
@@ -194,43 +190,36 @@ class Aggressor {
     (void)hipGetLastError();  // a round still running (hipErrorNotReady) is not an error
   }
 
-  // Stops launching, waits for the queue, and reports the blocks it ran per second, whether the
-  // last round's output is right, and every block of the rounds that ran beside the `victim`'s
-  // block: on its unit from three aggressor block times before it to one after, or anywhere on
-  // the GPU while it ran.
-  void finish(std::vector<TenantBlock>& moment, const std::optional<TenantBlock>& victim) {
+  // Stops launching, waits for the queue, adds to `moment` every block of the rounds that ran
+  // beside the `victim`'s block (on its unit from three aggressor block times before it to one
+  // after, or anywhere on the GPU while it ran), and returns its result: whether the last
+  // round's output is right, and the blocks it ran per second.
+  std::string finish(std::vector<TenantBlock>& moment, const std::optional<TenantBlock>& victim) {
     HIP_CHECK(hipStreamSynchronize(stream_));
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
     std::vector<std::uint32_t> out(blocks_);
     HIP_CHECK(
         hipMemcpy(out.data(), d_out_, blocks_ * sizeof(std::uint32_t), hipMemcpyDeviceToHost));
-    correct_ = !hl::first_mismatch(expected(in_, blocks_, rounds_ - 1), out);
-    // Blocks, not rounds: under MPS with a thread percentage the device reports fewer SMs, so
-    // aggressor_blocks() sizes a round smaller and a round alone says nothing of the work done.
-    rate_ = static_cast<double>(blocks_) * rounds_ / seconds;
-    const hl::Schedule schedule = run_.finish();
-    const std::int64_t origin = schedule.device_clock_origin_ns().value_or(0);
-    const auto ns = [&](double us) { return origin + std::llround(us * 1000); };
-    if (!victim) return;
-    const std::int64_t from = victim->start_ns - 3 * block_ns_, to = victim->end_ns + block_ns_;
-    std::set<int> rounds;
-    for (const hl::TracedBlock& b : schedule.blocks()) {
-      const std::int64_t start = ns(b.start_us), end = ns(b.end_us);
-      if ((b.unit == victim->unit && end >= from && start <= to) ||
-          (end > victim->start_ns && start < victim->end_ns)) {
-        rounds.insert(b.launch);
+    const bool correct = !hl::first_mismatch(expected(in_, blocks_, rounds_ - 1), out);
+    const std::vector<TenantBlock> all = tenant_blocks("aggressor", run_.finish());
+    if (victim) {
+      const std::int64_t from = victim->start_ns - 3 * block_ns_, to = victim->end_ns + block_ns_;
+      std::set<unsigned> rounds;
+      for (const TenantBlock& b : all) {
+        if ((b.unit == victim->unit && b.end_ns >= from && b.start_ns <= to) ||
+            (b.end_ns > victim->start_ns && b.start_ns < victim->end_ns)) {
+          rounds.insert(b.launch);
+        }
+      }
+      for (const TenantBlock& b : all) {
+        if (rounds.count(b.launch)) moment.push_back(b);
       }
     }
-    for (const hl::TracedBlock& b : schedule.blocks()) {
-      if (!rounds.count(b.launch)) continue;
-      moment.push_back({"aggressor", static_cast<unsigned>(b.launch), b.block, b.unit,
-                        ns(b.start_us), ns(b.end_us)});
-    }
-  }
-  std::string result() const {
-    return hl::format("aggressor_correct={} blocks_per_s={} blocks={}", correct_ ? 1 : 0, rate_,
-                      blocks_);
+    // Blocks, not rounds: under MPS with a thread percentage the device reports fewer SMs, so
+    // aggressor_blocks() sizes a round smaller and a round alone says nothing of the work done.
+    return hl::format("aggressor_correct={} blocks_per_s={} blocks={}", correct ? 1 : 0,
+                      static_cast<double>(blocks_) * rounds_ / seconds, blocks_);
   }
 
  private:
@@ -244,8 +233,6 @@ class Aggressor {
   hipEvent_t done_[3] = {};
   unsigned int rounds_ = 0, finished_ = 0;
   std::chrono::steady_clock::time_point start_;
-  bool correct_ = false;
-  double rate_ = 0;
 };
 
 }  // namespace sharing

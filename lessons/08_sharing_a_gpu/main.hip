@@ -2,18 +2,11 @@
 /// \brief Lesson 08: one GPU, two tenants. What a small latency-sensitive kernel suffers next
 /// to a heavy one, and which mechanism protects it.
 ///
-/// The story (the README's Application flow has the same numbers):
-///  1. Each tenant alone. The victim launches a short one-block kernel and waits for it, --size
-///     times, and notes each launch-to-completion latency; the aggressor keeps every compute
-///     unit busy with long blocks, a few kernels queued at all times.
-///  2. Both in one process: on two plain streams, with the victim's stream at the highest
-///     priority, and on a GPU split between them (green contexts on NVIDIA, CU masks on AMD).
-///  3. Two processes: time-sliced, under MPS (NVIDIA), under MPS with the aggressor held to 50%
-///     of the SMs; on AMD, which has no MPS, a per-process HSA_CU_MASK instead.
-///  4. What protected the victim: its latencies beside alone, the checks, and the moment of its
-///     last launch block by block (the aggressor blocks on its unit before and beside it).
-/// Every measurement runs in a child process of this program (one tenant, or both in one), so the
-/// parent holds no GPU context and every setting starts from a fresh runtime.
+/// Four steps (the README's Application flow has the numbers): each tenant alone; both in one
+/// process, on plain, prioritized and partitioned streams; two processes (time-sliced, under MPS,
+/// under MPS with the aggressor at 50% of the SMs; on AMD a CU mask each); and what protected
+/// the victim. Every measurement runs in a child process of this program (one tenant, or both in
+/// one), so the parent holds no GPU context and every setting starts from a fresh runtime.
 #include <hip/hip_runtime.h>
 #include <poll.h>
 #include <unistd.h>
@@ -84,11 +77,7 @@ std::string run_victim(const Tenancy& t, hipStream_t stream, std::vector<TenantB
   HIP_CHECK(hipMemcpy(out.data(), d_out, n * sizeof(std::uint32_t), hipMemcpyDeviceToHost));
   HIP_CHECK(hipFree(d_in));
   HIP_CHECK(hipFree(d_out));
-  const hl::Schedule traced = last.finish();
-  const hl::TracedBlock& b = traced.blocks().at(0);
-  const std::int64_t origin = traced.device_clock_origin_ns().value_or(0);
-  moment.push_back({"victim", n - 1, 0, b.unit, origin + std::llround(b.start_us * 1000),
-                    origin + std::llround(b.end_us * 1000)});
+  for (const TenantBlock& b : tenant_blocks("victim", last.finish(), n - 1)) moment.push_back(b);
   const Latencies l = percentiles(latency_us);
   return hl::format("victim_correct={} p50_us={} p99_us={} max_us={}",
                     hl::first_mismatch(expected(in, n), out) ? 0 : 1, l.p50, l.p99, l.max);
@@ -125,13 +114,13 @@ void be_a_tenant(hl::Lesson& lesson, const Options& o) {
     Aggressor aggressor(t, stream);
     aggressor.top_up();
     lesson.report.line("@ready");
-    std::string order;  // stop_order(): "stop", or "beside" the victim's block
+    std::string order;  // stop_order(): "stop", or the victim's block line
     for (pollfd in{STDIN_FILENO, POLLIN, 0}; order.empty(); aggressor.top_up()) {
       if (::poll(&in, 1, 1) > 0 && !std::getline(std::cin, order)) order = "stop";
     }
-    aggressor.finish(moment, victim_in(order));
+    const std::string result = aggressor.finish(moment, victim_in(order));
     HIP_CHECK(hipStreamDestroy(stream));
-    return answer(lesson.report, aggressor.result(), moment);
+    return answer(lesson.report, result, moment);
   }
   //! [one_process]
   hipStream_t victim = nullptr, other = nullptr;
@@ -151,8 +140,7 @@ void be_a_tenant(hl::Lesson& lesson, const Options& o) {
   {
     Aggressor aggressor(t, other);
     result = run_victim(t, victim, moment, [&] { aggressor.top_up(); });
-    aggressor.finish(moment, moment[0]);
-    result += " " + aggressor.result();
+    result += " " + aggressor.finish(moment, moment[0]);
   }
   if (o.setting == "partition") {
     destroy(split);
@@ -162,10 +150,6 @@ void be_a_tenant(hl::Lesson& lesson, const Options& o) {
   }
   answer(lesson.report, result, moment);
 }
-
-}  // namespace
-
-namespace {
 
 // What every step of the parent needs.
 struct Parent {
@@ -242,13 +226,6 @@ hl::StepResult two_processes(Parent& p) {
   return step;
 }
 
-// 4. Every setting beside alone: what protected the victim, and the moments it ran in
-// (compare_settings(), tenants.hpp: host code, unit-tested).
-hl::StepResult compare(Parent& p, const hl::SpeedCheck& partitioned, const hl::SpeedCheck& shared) {
-  return compare_settings(p.outcomes, p.platform, p.launches, p.o.aggressor_us,
-                          p.lesson.options.timed(), {partitioned, shared}, p.lesson.traces);
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -290,9 +267,12 @@ int main(int argc, char** argv) {
                                       {"--partition", o.partition}}) {
       p.args.insert(p.args.end(), {flag, hl::format("{}", value)});
     }
-    lesson.report.step(alone(p));                         // 1.
-    lesson.report.step(one_process(p));                   // 2.
-    lesson.report.step(two_processes(p));                 // 3.
-    lesson.report.step(compare(p, partitioned, shared));  // 4.
+    lesson.report.step(alone(p));          // 1.
+    lesson.report.step(one_process(p));    // 2.
+    lesson.report.step(two_processes(p));  // 3.
+    // 4. Every setting beside alone: what protected the victim (tenants.hpp, unit-tested).
+    lesson.report.step(compare_settings(p.outcomes, p.platform, launches, o.aggressor_us,
+                                        lesson.options.timed(), partitioned, shared,
+                                        lesson.traces));
   });
 }

@@ -19,11 +19,9 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <fstream>
 #include <optional>
 #include <sstream>
@@ -47,8 +45,8 @@ struct MpsProcess {
 
 /// The MPS processes under \p proc_root (a /proc tree): every process whose name starts with
 /// "nvidia-cuda-mps" (the kernel keeps 15 characters of a name) and that has not ended (zombies
-/// are left out). A process whose environment
-/// cannot be read (another user's, without root) gets the default pipe folder "/tmp/nvidia-mps".
+/// are left out). A process whose environment cannot be read (another user's, without root)
+/// gets the default pipe folder "/tmp/nvidia-mps".
 inline std::vector<MpsProcess> running_mps_processes(const std::string& proc_root = "/proc") {
   std::vector<MpsProcess> found;
   DIR* dir = ::opendir(proc_root.c_str());
@@ -61,13 +59,10 @@ inline std::vector<MpsProcess> running_mps_processes(const std::string& proc_roo
       return std::string(std::istreambuf_iterator<char>(in), {});
     };
     if (read("comm").rfind("nvidia-cuda-mps", 0) != 0) continue;
-    // A process that has ended but not been reaped yet (state Z) runs nothing.
+    // "<pid> (<name>) <state> ...": one that has ended but not been reaped (Z, X) runs nothing.
     const std::string stat = read("stat");
-    const std::size_t name_end = stat.rfind(')');
-    if (name_end != std::string::npos && stat.size() > name_end + 2 &&
-        (stat[name_end + 2] == 'Z' || stat[name_end + 2] == 'X')) {
-      continue;
-    }
+    const std::size_t end = stat.rfind(')');
+    if (end != std::string::npos && stat.find_first_of("ZX", end + 2) == end + 2) continue;
     MpsProcess p{std::stoi(pid), read("cmdline"), "/tmp/nvidia-mps"};
     for (char& c : p.command) c = c == '\0' ? ' ' : c;
     while (!p.command.empty() && p.command.back() == ' ') p.command.pop_back();
@@ -82,10 +77,8 @@ inline std::vector<MpsProcess> running_mps_processes(const std::string& proc_roo
   return found;
 }
 
-/// The control program: $HIP_LESSONS_MPS_CONTROL (tests give a stand-in), else
-/// nvidia-cuda-mps-control from PATH; empty when there is none.
+/// The control program: nvidia-cuda-mps-control from PATH; empty when there is none.
 inline std::string mps_control_program() {
-  if (const char* given = std::getenv("HIP_LESSONS_MPS_CONTROL")) return given;
   const char* path = std::getenv("PATH");
   std::istringstream folders(path != nullptr ? path : "/usr/bin:/bin");
   for (std::string folder; std::getline(folders, folder, ':');) {
@@ -117,11 +110,8 @@ inline void quit_from_handler() {
     ::execve(g_control, argv, envp);
     ::_exit(127);
   }
+  (void)!::write(fds[1], "quit\n", 5);  // into the pipe's buffer: no wait, and no SIGPIPE
   ::close(fds[0]);
-  if (pid > 0) {
-    const char quit[] = "quit\n";
-    (void)!::write(fds[1], quit, sizeof quit - 1);
-  }
   ::close(fds[1]);
   if (pid > 0) ::waitpid(pid, nullptr, 0);
 }
@@ -135,7 +125,7 @@ inline void on_signal(int signal) {
 }  // namespace detail
 
 /// An MPS control daemon this process started, with private pipe and log folders. The
-/// destructor (and SIGINT/SIGTERM) stops it. Move-only in effect: made once, by start().
+/// destructor (and SIGINT/SIGTERM) stops it.
 class MpsDaemon {
  public:
   /// Starts the daemon, or says why MPS cannot be used here: no control program, not root
@@ -164,9 +154,8 @@ class MpsDaemon {
     if (::mkdtemp(folder.data()) == nullptr) {
       throw std::runtime_error("cannot make a folder for MPS under " + parent);
     }
-    folder_ = folder;
-    pipe_ = folder_ + "/pipe";
-    log_ = folder_ + "/log";
+    pipe_ = folder + "/pipe";
+    log_ = folder + "/log";
     ::mkdir(pipe_.c_str(), 0700);
     ::mkdir(log_.c_str(), 0700);
     std::snprintf(detail::g_control, sizeof detail::g_control, "%s", control_.c_str());
@@ -207,10 +196,8 @@ class MpsDaemon {
   /// get_server_list names one, or the server wrote its log (server.log) in the log folder,
   /// which stays when the server has already ended. \p seen says which.
   bool served_clients(std::string& seen) const {
-    std::string servers = command({}, "get_server_list\n").output;
-    while (!servers.empty() && std::isspace(static_cast<unsigned char>(servers.back()))) {
-      servers.pop_back();
-    }
+    std::string servers = command("get_server_list").output;
+    servers.erase(servers.find_last_not_of(" \t\r\n") + 1);  // all of it when only spaces
     std::ifstream log(log_ + "/server.log");
     const bool logged = log && log.peek() != std::ifstream::traits_type::eof();
     seen = hl::format("get_server_list: '{}'; {}/server.log {}", servers, log_,
@@ -224,9 +211,11 @@ class MpsDaemon {
   /// pipe folder.
   void stop() {
     if (!detail::g_running) return;
-    const std::vector<int> servers = server_pids();
-    (void)command({}, "quit\n");
-    for (int tries = 0; tries < 200 && (serving() || any_running(servers)); ++tries) {
+    std::istringstream listed(command("get_server_list").output);
+    std::vector<int> servers;  // their pids
+    for (int pid = 0; listed >> pid;) servers.push_back(pid);
+    (void)command("quit");
+    for (int tries = 0; tries < 200 && serving(servers); ++tries) {
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
     detail::g_running = 0;
@@ -237,36 +226,23 @@ class MpsDaemon {
  private:
   // The daemon made its control pipe in the pipe folder, or runs with it.
   bool up() const { return ::access((pipe_ + "/control").c_str(), F_OK) == 0 || serving(); }
-  // Some MPS process still serves this pipe folder.
-  bool serving() const {
+  // Some MPS process still serves this pipe folder, or is one of the \p servers.
+  bool serving(const std::vector<int>& servers = {}) const {
     for (const MpsProcess& p : running_mps_processes()) {
-      if (p.pipe_directory == pipe_) return true;
+      if (p.pipe_directory == pipe_ || std::count(servers.begin(), servers.end(), p.pid)) {
+        return true;
+      }
     }
     return false;
   }
-  // The pids the daemon's get_server_list names.
-  std::vector<int> server_pids() const {
-    std::istringstream answer(command({}, "get_server_list\n").output);
-    std::vector<int> pids;
-    for (int pid = 0; answer >> pid;) pids.push_back(pid);
-    return pids;
-  }
-  // One of \p pids is a running MPS process.
-  static bool any_running(const std::vector<int>& pids) {
-    for (const MpsProcess& p : running_mps_processes()) {
-      if (std::find(pids.begin(), pids.end(), p.pid) != pids.end()) return true;
-    }
-    return false;
-  }
-  hl::Outcome command(const std::vector<std::string>& arguments, const std::string& input) const {
-    std::vector<std::string> argv = {control_};
-    argv.insert(argv.end(), arguments.begin(), arguments.end());
-    hl::ChildProcess child(argv, hl::child_environment(client_environment()), true);
-    if (!input.empty()) child.write_line(input.substr(0, input.size() - 1));
+  // The control program's answer to \p line on its standard input.
+  hl::Outcome command(const std::string& line) const {
+    hl::ChildProcess child({control_}, hl::child_environment(client_environment()), true);
+    child.write_line(line);
     return child.finish(30.0);
   }
 
-  std::string control_, folder_, pipe_, log_;
+  std::string control_, pipe_, log_;
 };
 
 }  // namespace sharing

@@ -46,7 +46,6 @@ struct Setting {
   Protection protection;
   const char* how;   ///< the mechanism: "one process, green contexts"
   bool mps = false;  ///< both processes are clients of the lesson's MPS daemon
-  const char* aggressor_variable = nullptr;  ///< set in the aggressor's environment only
 };
 
 /// The settings of this platform, in the order the lesson runs them.
@@ -66,8 +65,7 @@ inline std::vector<Setting> settings(hl::Platform platform) {
     all.push_back({"mps", "MPS", "two processes under MPS", true, Protection::kNone,
                    "two processes, one MPS server", true});
     all.push_back({"mps_limited", "MPS 50%", "MPS, aggressor at 50% of SMs", true,
-                   Protection::kPartition, "CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=50", true,
-                   "CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=50"});
+                   Protection::kPartition, "CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=50", true});
   } else {
     all.push_back({"per_process_mask", "CU mask", "two processes, HSA_CU_MASK each", true,
                    Protection::kPartition, "HSA_CU_MASK in each process"});
@@ -76,16 +74,15 @@ inline std::vector<Setting> settings(hl::Platform platform) {
 }
 
 /// The environments of a two-process setting's victim and aggressor: \p mps_client for both
-/// under MPS, the setting's aggressor_variable for the aggressor, and with a CU mask per process
+/// under MPS, the 50% limit for the aggressor of "mps_limited", and with a CU mask per process
 /// (AMD) the first \p victim_units of the \p units compute units of GPU \p device for the
 /// victim and the rest for the aggressor, in ROCr's HSA_CU_MASK syntax ("GPU:CU list").
 inline std::pair<std::vector<hl::EnvSetting>, std::vector<hl::EnvSetting>> environments(
     const Setting& s, int device, int victim_units, int units,
     const std::vector<hl::EnvSetting>& mps_client) {
   std::vector<hl::EnvSetting> victim = mps_client, aggressor = mps_client;
-  if (s.aggressor_variable) {
-    const std::string v = s.aggressor_variable;
-    aggressor.push_back({v.substr(0, v.find('=')), v.substr(v.find('=') + 1)});
+  if (std::string(s.key) == "mps_limited") {
+    aggressor.push_back({"CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", "50"});
   }
   if (std::string(s.key) == "per_process_mask") {
     victim.push_back({"HSA_CU_MASK", hl::format("{}:0-{}", device, victim_units - 1)});
@@ -124,6 +121,20 @@ struct TenantBlock {
   std::int64_t start_ns = 0, end_ns = 0;
 };
 
+/// The blocks of \p tenant's traced \p run in whole nanoseconds of the device clock, launches
+/// numbered from \p first_launch.
+inline std::vector<TenantBlock> tenant_blocks(const std::string& tenant, const hl::Schedule& run,
+                                              unsigned first_launch = 0) {
+  const std::int64_t origin = run.device_clock_origin_ns().value_or(0);
+  const auto ns = [&](double us) { return origin + std::llround(us * 1000); };
+  std::vector<TenantBlock> blocks;
+  for (const hl::TracedBlock& b : run.blocks()) {
+    blocks.push_back({tenant, first_launch + static_cast<unsigned>(b.launch), b.block, b.unit,
+                      ns(b.start_us), ns(b.end_us)});
+  }
+  return blocks;
+}
+
 inline std::string block_line(const TenantBlock& b) {
   return hl::format("{}{} {} {} {} {} {}", kBlockPrefix, b.tenant, b.launch, b.block, b.unit,
                     b.start_ns, b.end_ns);
@@ -152,7 +163,6 @@ inline std::vector<TenantBlock> parse_block_lines(const std::string& output) {
 /// aggressor; launches numbered in the order they started) whose time 0 is the earliest block.
 /// Whole launches, so that a profiler's kernel records can be set beside them.
 inline hl::Schedule moment(const std::vector<TenantBlock>& blocks) {
-  // Launches numbered in the order of their first block's start.
   std::vector<std::pair<std::int64_t, std::pair<std::string, unsigned>>> starts;
   for (const TenantBlock& b : blocks) starts.push_back({b.start_ns, {b.tenant, b.launch}});
   std::sort(starts.begin(), starts.end());
@@ -216,24 +226,17 @@ inline std::optional<TenantBlock> aggressor_beside_victim(const std::vector<Tena
   return std::nullopt;
 }
 
-/// The parent's word to the aggressor once the victim has reported: "stop", or with the
-/// victim's traced block "beside <unit> <start_ns> <end_ns>", and the aggressor sends its
-/// rounds around that block (Aggressor::finish()).
+/// The parent's word to the aggressor once the victim has reported: "stop", or the victim's
+/// traced block as its trace line (block_line()), and the aggressor sends its rounds around that
+/// block (Aggressor::finish()).
 inline std::string stop_order(const std::vector<TenantBlock>& victim) {
-  if (victim.empty()) return "stop";
-  return hl::format("beside {} {} {}", victim[0].unit, victim[0].start_ns, victim[0].end_ns);
+  return victim.empty() ? "stop" : block_line(victim[0]);
 }
 
-/// The victim's block in an order; nothing for "stop" (or an order it cannot read).
+/// The victim's block in an order; nothing for "stop". Throws as parse_block_lines() does.
 inline std::optional<TenantBlock> victim_in(const std::string& order) {
-  TenantBlock victim{"victim"};
-  std::istringstream fields(order);
-  std::string word;
-  if (fields >> word && word == "beside" &&
-      fields >> victim.unit >> victim.start_ns >> victim.end_ns) {
-    return victim;
-  }
-  return std::nullopt;
+  const std::vector<TenantBlock> blocks = parse_block_lines(order);
+  return blocks.empty() ? std::nullopt : std::optional(blocks[0]);
 }
 
 /// What one setting's tenants reported: the victim's run and the aggressor's (the same run when
@@ -245,13 +248,12 @@ struct Outcome {
 
 /// Runs the aggressor as a child of this program (\p args, then --role aggressor) and, once it
 /// says its kernels are queued, the victim (--role victim) or, without \p victim, a pause of
-/// \p alone_ms. As soon as the victim reports, the aggressor is told to stop and to send the
+/// 300 ms. As soon as the victim reports, the aggressor is told to stop and to send the
 /// rounds that ran beside the victim's last block (stop_order()), while its ring of traced
 /// rounds still holds them.
 inline Outcome run_tenants(const std::vector<std::string>& args,
                            const std::vector<hl::EnvSetting>& victim_env,
-                           const std::vector<hl::EnvSetting>& aggressor_env, bool victim,
-                           int alone_ms = 300) {
+                           const std::vector<hl::EnvSetting>& aggressor_env, bool victim) {
   const auto child = [&](const char* role, const std::vector<hl::EnvSetting>& env, bool input) {
     std::vector<std::string> argv = {hl::self_executable()};
     argv.insert(argv.end(), args.begin(), args.end());
@@ -270,25 +272,22 @@ inline Outcome run_tenants(const std::vector<std::string>& args,
   Outcome o;
   auto aggressor = child("aggressor", aggressor_env, true);
   std::string aggressor_said = read_until(*aggressor, "@ready");
-  if (aggressor_said.find("@ready") == std::string::npos) {
-    aggressor->close_input();
-  } else if (victim) {
+  const bool ready = aggressor_said.find("@ready") != std::string::npos;
+  if (ready && victim) {
     auto victim_process = child("victim", victim_env, false);
     std::string victim_said = read_until(*victim_process, hl::kResultPrefix);
-    const auto blocks = parse_block_lines(victim_said);
-    aggressor->write_line(stop_order(blocks));
+    aggressor->write_line(stop_order(parse_block_lines(victim_said)));
     o.victim.outcome = victim_process->finish(300.0);
     o.victim.outcome.output = victim_said + o.victim.outcome.output;
     o.victim.values = hl::parse_result(o.victim.outcome.output);
-    o.moment = blocks;
-  } else {
-    std::this_thread::sleep_for(std::chrono::milliseconds(alone_ms));
+  } else if (ready) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
     aggressor->write_line(stop_order({}));
   }
   o.aggressor.outcome = aggressor->finish(300.0);
   o.aggressor.outcome.output = aggressor_said + o.aggressor.outcome.output;
   o.aggressor.values = hl::parse_result(o.aggressor.outcome.output);
-  for (const TenantBlock& b : parse_block_lines(o.aggressor.outcome.output)) o.moment.push_back(b);
+  o.moment = parse_block_lines(o.victim.outcome.output + o.aggressor.outcome.output);
   return o;
 }
 
@@ -302,40 +301,31 @@ inline void check_tenants(hl::StepResult& step, const std::string& name, const O
   }
 }
 
-/// The speed checks of step 4: where a setting gives the victim units of its own, and where
-/// nothing protects it.
-struct SharingChecks {
-  const hl::SpeedCheck &partitioned, &shared;
-};
-
 /// Step 4: every setting of \p outcomes (by Setting::key, "alone" among them) beside alone: the
 /// table of the victim's latencies (\p launches each) and the aggressor's throughput, the
-/// measurements, the speed checks (measured only when \p timed), the moments kept in \p traces
-/// and drawn on one time axis from three \p aggressor_us block times before the victim's block,
-/// and what the moments show: the victim waited for an aggressor block on its unit (plain
-/// streams), and none ran beside it (partitioned; not on AMD, where __smid() is shared).
+/// measurements, the speed checks (measured only when \p timed: \p partitioned where a setting
+/// gives the victim units of its own, \p shared where nothing protects it), the moments kept in
+/// \p traces and drawn on one time axis from three \p aggressor_us block times before the
+/// victim's block, and what the moments show: the victim waited for an aggressor block on its
+/// unit (plain streams), and none ran beside it (partitioned; not on AMD, where __smid() is
+/// shared).
 inline hl::StepResult compare_settings(const std::map<std::string, Outcome>& outcomes,
                                        hl::Platform platform, std::int64_t launches,
                                        std::int64_t aggressor_us, bool timed,
-                                       const SharingChecks& checks, hl::TraceFile& traces) {
+                                       const hl::SpeedCheck& partitioned,
+                                       const hl::SpeedCheck& shared, hl::TraceFile& traces) {
   hl::StepResult step("4. What protected the victim");
   static const Outcome none;  // a setting that did not run
   const auto of = [&](const std::string& key) -> const Outcome& {
-    const auto found = outcomes.find(key);
-    return found == outcomes.end() ? none : found->second;
+    return outcomes.count(key) ? outcomes.at(key) : none;
   };
   const hl::ChildRun& alone = of("alone").victim;
   const double alone_rate = of("alone").aggressor.number("blocks_per_s");
   hl::ResultTable table(
       "settings", hl::format("The victim's launch-to-completion latency, {} launches", launches),
-      {{"setting"},
-       {"how"},
-       {"p50", "us", 1},
-       {"p99", "us", 1},
-       {"max", "us", 1},
-       {"p50 x alone"},
-       {"p99 x alone"},
-       {"aggressor", "% of alone", 0}});
+      {"setting", "how", hl::Column("p50", "us", 1), hl::Column("p99", "us", 1),
+       hl::Column("max", "us", 1), "p50 x alone", "p99 x alone",
+       hl::Column("aggressor", "% of alone", 0)});
   table.row({"alone", "the victim only", alone.number("p50_us"), alone.number("p99_us"),
              alone.number("max_us"), 1.0, 1.0, 100.0});
   std::vector<hl::TimelineRow> rows;
@@ -352,16 +342,14 @@ inline hl::StepResult compare_settings(const std::map<std::string, Outcome>& out
         .measurement(hl::format("aggressor_blocks_per_round.{}", s.key),
                      r.aggressor.number("blocks"));
     if (s.protection != Protection::kPriority) {
-      hl::SpeedCheck check =
-          s.protection == Protection::kPartition ? checks.partitioned : checks.shared;
+      hl::SpeedCheck check = s.protection == Protection::kPartition ? partitioned : shared;
       check.name = hl::format("{}: victim p99 / alone p99", s.name);
       step.speed(check, timed ? std::optional(p99) : std::nullopt);
     }
     if (r.moment.empty()) continue;
     traces.keep(s.name, moment(r.moment));
-    for (hl::TimelineRow& row : rows_around_victim(r.moment, s.label, 3.0 * aggressor_us)) {
-      rows.push_back(std::move(row));
-    }
+    const auto around = rows_around_victim(r.moment, s.label, 3.0 * aggressor_us);
+    rows.insert(rows.end(), around.begin(), around.end());
   }
   step.table(table).figure(hl::timeline(
       hl::format("The victim's last launch in each setting, {} us of aggressor blocks before it on "

@@ -139,7 +139,7 @@ TEST(MpsAvailability, NoControlProgramOrNotRootIsAReason) {
 TEST(MpsProcesses, FindsMpsByNameAndReadsItsPipeFolder) {
   const std::string root = testing::TempDir() + "fake_proc";
   std::system(("rm -rf '" + root + "' && mkdir -p '" + root + "/100' '" + root + "/200' '" + root +
-               "/300' '" + root + "/self'")
+               "/300' '" + root + "/400' '" + root + "/self'")
                   .c_str());
   std::ofstream(root + "/100/comm") << "nvidia-cuda-mps\n";
   std::ofstream(root + "/100/cmdline") << std::string("nvidia-cuda-mps-control\0-d\0", 27);
@@ -147,6 +147,9 @@ TEST(MpsProcesses, FindsMpsByNameAndReadsItsPipeFolder) {
       << std::string("HOME=/root\0CUDA_MPS_PIPE_DIRECTORY=/tmp/mine\0", 45);
   std::ofstream(root + "/200/comm") << "bash\n";
   std::ofstream(root + "/300/comm") << "nvidia-cuda-mps\n";  // environment unreadable
+  std::ofstream(root + "/300/stat") << "300 (nvidia-cuda-mps) S 1 300";
+  std::ofstream(root + "/400/comm") << "nvidia-cuda-mps\n";
+  std::ofstream(root + "/400/stat") << "400 (nvidia-cuda-mps) Z 1 400";  // ended, not reaped
   const auto found = sharing::running_mps_processes(root);
   ASSERT_EQ(found.size(), 2u);
   const auto& mine = found[0].pid == 100 ? found[0] : found[1];

@@ -152,7 +152,7 @@ TEST(CompareSettings, ChecksWhatMustProtectTheVictimAndWhatCannot) {
   const hl::SpeedCheck shared = hl::at_least("shared", "--min-shared-p99", 5.0);
   hl::TraceFile traces;
   const hl::StepResult step = sharing::compare_settings(outcomes, hl::Platform::kNvidia, 200, 2000,
-                                                        true, {partitioned, shared}, traces);
+                                                        true, partitioned, shared, traces);
   const std::map<std::string, std::string> expected = {
       {"one process, two streams: victim p99 / alone p99", "ok"},
       {"one process, partitioned: victim p99 / alone p99", "ok"},
@@ -168,7 +168,7 @@ TEST(CompareSettings, ChecksWhatMustProtectTheVictimAndWhatCannot) {
 
   // Untimed (--check): no speed verdicts; on AMD the SM check is a skip (a shared __smid()).
   const hl::StepResult amd = sharing::compare_settings(outcomes, hl::Platform::kAmd, 20, 2000,
-                                                       false, {partitioned, shared}, traces);
+                                                       false, partitioned, shared, traces);
   EXPECT_EQ(verdicts(amd),
             (std::map<std::string, std::string>{{"one process, two streams: the ", "ok"},
                                                 {"one process, partitioned: no a", "skip"}}));
