@@ -62,8 +62,7 @@ struct Batch {
     for (std::size_t i = 0; i < total(); ++i) expected[i] = ha[i] + hb[i];
     a.upload(ha);
     b.upload(hb);
-    for (unsigned int k = 0; k < count; ++k) {
-      const std::size_t offset = static_cast<std::size_t>(k) * n;
+    for (std::size_t k = 0, offset = 0; k < count; ++k, offset += n) {
       segments[k] = Segment{a.data() + offset, b.data() + offset, c.data() + offset, n};
     }
     table.upload(segments);
@@ -147,31 +146,6 @@ inline void launch_individually(const std::vector<Segment>& segments, unsigned i
     hipLaunchKernelGGL(add_segment, dim3(blocks), dim3(block), 0, stream, s, trace);
     HIP_CHECK_LAUNCH();
   }
-}
-
-#if defined(__HIP_PLATFORM_AMD__)
-// One hipExtLaunchKernelGGL per segment: hipLaunchKernelGGL plus optional start/stop events and
-// flags (no launch count); hipExtAnyOrderLaunch clears the barrier bit of the AQL packet.
-inline void launch_individually_ext(const std::vector<Segment>& segments, unsigned int block,
-                                    hipStream_t stream, unsigned int flags) {
-  for (const Segment& s : segments) {
-    hipExtLaunchKernelGGL(add_segment, dim3(blocks_for(s.n, block)), dim3(block), 0, stream,
-                          nullptr, nullptr, flags, s, hl::BlockTrace{});
-    HIP_CHECK_LAUNCH();
-  }
-}
-#endif
-
-/// One launch over the \p count segments of \p table (device memory), each of at most
-/// \p segment_elements elements; above 2^20 blocks the kernel's loop covers the rest.
-inline void launch_fused(const Segment* table, unsigned int count, std::size_t segment_elements,
-                         unsigned int block, hipStream_t stream) {
-  const unsigned int per_segment = blocks_for(segment_elements, block);
-  const std::size_t batch_blocks = static_cast<std::size_t>(count) * per_segment;
-  const auto grid = static_cast<unsigned int>(std::min<std::size_t>(batch_blocks, 1u << 20));
-  hipLaunchKernelGGL(add_segments_fused, dim3(grid), dim3(block), 0, stream, table, count,
-                     per_segment);
-  HIP_CHECK_LAUNCH();
 }
 
 /// How every batch of a run is launched: the block, and the grids of the persistent and the
@@ -261,8 +235,15 @@ inline std::vector<Method> every_way(const Batch& b, const Geometry& g, hipStrea
   std::vector<Method> methods = {
       {"individual launches", 0, [=, &b] { launch_individually(b.segments, g.block, stream); }},
       {"graph replay", 1, [=, &replay] { HIP_CHECK(hipGraphLaunch(replay.exec, stream)); }},
-      {"one fused kernel", 1,
-       [=, &b] { launch_fused(b.table.data(), b.count, b.n, g.block, stream); }},
+      {"one fused kernel", 1,  // above 2^20 blocks the kernel's loop covers the rest
+       [=, &b] {
+         const unsigned int per_segment = blocks_for(b.n, g.block);
+         const auto grid = static_cast<unsigned int>(
+             std::min<std::size_t>(std::size_t{b.count} * per_segment, 1u << 20));
+         hipLaunchKernelGGL(add_segments_fused, dim3(grid), dim3(g.block), 0, stream,
+                            b.table.data(), b.count, per_segment);
+         HIP_CHECK_LAUNCH();
+       }},
       {"persistent kernel + queue", 2,  // a memset of the queue head, then the launch
        [=, &b] {
          launch_persistent(b.table.data(), b.count, b.counter.data(), g.persistent_grid, g.block,
@@ -279,11 +260,19 @@ inline std::vector<Method> every_way(const Batch& b, const Geometry& g, hipStrea
       {"cooperative kernel, grid.sync", 1, g.cooperative_grid > 0 ? cooperative : nullptr,
        "this device has no cooperative launch (hipDeviceAttributeCooperativeLaunch)"}};
 #if defined(__HIP_PLATFORM_AMD__)
-  methods.push_back({"hipExtLaunchKernelGGL", 0,
-                     [=, &b] { launch_individually_ext(b.segments, g.block, stream, 0); }});
-  methods.push_back({"hipExtLaunchKernelGGL, hipExtAnyOrderLaunch", 0, [=, &b] {
-                       launch_individually_ext(b.segments, g.block, stream, hipExtAnyOrderLaunch);
-                     }});
+  // hipLaunchKernelGGL plus optional start/stop events and flags (no launch count);
+  // hipExtAnyOrderLaunch clears the barrier bit of the AQL packet.
+  for (const unsigned int flags : {0u, unsigned{hipExtAnyOrderLaunch}}) {
+    methods.push_back(
+        {flags == 0 ? "hipExtLaunchKernelGGL" : "hipExtLaunchKernelGGL, hipExtAnyOrderLaunch", 0,
+         [=, &b] {
+           for (const Segment& s : b.segments) {
+             hipExtLaunchKernelGGL(add_segment, dim3(blocks_for(s.n, g.block)), dim3(g.block), 0,
+                                   stream, nullptr, nullptr, flags, s, hl::BlockTrace{});
+             HIP_CHECK_LAUNCH();
+           }
+         }});
+  }
 #else
   methods.push_back({"hipExtLaunchKernelGGL", 0, nullptr,
                      "AMD-only (hip/hip_ext.h); CUDA has no launch with attached start/stop "
@@ -302,8 +291,7 @@ inline void poison_output(const Batch& b, hipStream_t stream) {
 inline void check_segments(hl::StepResult& step, const std::string& name, const Batch& b,
                            const std::vector<float>& expected, unsigned int segments) {
   const std::size_t count = static_cast<std::size_t>(segments) * b.n;
-  std::vector<float> c(count);
-  HIP_CHECK(hipMemcpy(c.data(), b.c.data(), count * sizeof(float), hipMemcpyDeviceToHost));
+  const std::vector<float> c = b.c.download();
   const std::optional<hl::Mismatch> wrong = hl::first_mismatch(expected.data(), c.data(), count);
   step.check(name, !wrong,
              wrong ? hl::format("segment {}: {}", wrong->index / b.n, hl::describe(*wrong, count))
@@ -329,14 +317,12 @@ inline void check_queue(hl::StepResult& step, const std::vector<unsigned int>& o
 // TODO(common): the gaps between a Schedule's launches belong beside Schedule::launch_spans().
 /// The median time from one kernel's last block to the next kernel's first block.
 inline std::optional<double> median_gap_us(const hl::Schedule& schedule) {
+  const auto spans = schedule.launch_spans();  // by launch, in launch order
   std::vector<double> gaps;
-  const hl::Interval* previous = nullptr;
-  for (const auto& [launch, span] : schedule.launch_spans()) {
-    if (previous != nullptr) gaps.push_back(span.start - previous->end);
-    previous = &span;
+  for (auto it = spans.begin(); it != spans.end() && std::next(it) != spans.end(); ++it) {
+    gaps.push_back(std::next(it)->second.start - it->second.end);
   }
-  if (gaps.empty()) return std::nullopt;
-  return hl::summarize(std::move(gaps)).median;
+  return gaps.empty() ? std::nullopt : std::optional(hl::summarize(std::move(gaps)).median);
 }
 
 /// The code object that the build makes from module_kernels.hip (a fatbin on NVIDIA, an AMDGPU

@@ -51,10 +51,12 @@ std::optional<double> microseconds(std::optional<double> ms, unsigned int per = 
 hl::StepResult measure_launch_cost(const hl::Device& device, unsigned int launches,
                                    hipStream_t stream, hipFunction_t module_empty,
                                    const hl::RunOrTime& runs) {
-  const auto empty_launches = [&] {
+  // With `each`, the host waits for each kernel before it launches the next: the round trip.
+  const auto empty_launches = [&](bool each = false) {
     for (unsigned int i = 0; i < launches; ++i) {
       hipLaunchKernelGGL(batch::empty_kernel, dim3(1), dim3(1), 0, stream);
       HIP_CHECK(hipGetLastError());
+      if (each) HIP_CHECK(hipStreamSynchronize(stream));
     }
   };
   // Each workload's median in microseconds per kernel, by GPU events or the host clock.
@@ -67,14 +69,7 @@ hl::StepResult measure_launch_cost(const hl::Device& device, unsigned int launch
     empty_launches();
     HIP_CHECK(hipStreamSynchronize(stream));
   });
-  // The host waits for each kernel before it launches the next: the whole round trip.
-  const auto round_trip = host([&] {
-    for (unsigned int i = 0; i < launches; ++i) {
-      hipLaunchKernelGGL(batch::empty_kernel, dim3(1), dim3(1), 0, stream);
-      HIP_CHECK(hipGetLastError());
-      HIP_CHECK(hipStreamSynchronize(stream));
-    }
-  });
+  const auto round_trip = host([&] { empty_launches(true); });
   // The module API takes grid, block, shared memory and stream as plain numbers, and the
   // kernel's arguments as an array of pointers (none here).
   const auto module_launch = gpu([&] {
@@ -209,10 +204,9 @@ hl::StepResult update_graph_inputs(Batch& b, unsigned int block, hipStream_t str
       step, "graph replay after hipGraphExecKernelNodeSetParams (second inputs), " + b.shape(), b,
       second.expected, b.count);
 
-  const std::optional<double> update =
+  const auto update =
       runs.wall([&] { point_graph_at(graph, b, second.a.data(), second.b.data()); });
-  const std::optional<double> recapture =
-      runs.wall([&] { const batch::Graph fresh(stream, enqueue); });
+  const auto recapture = runs.wall([&] { const batch::Graph fresh(stream, enqueue); });
   hl::ResultTable table("graph_update", "New inputs for every node of the graph",
                         {{"how"}, {"host", "ms", 3}, {"us per node", "", 2}});
   table
