@@ -240,7 +240,7 @@ function(hip_lessons_add_lesson)
       # and provoke some on purpose (lesson 02's swapped launch); the sanitizer looks for
       # device memory errors, races, barrier misuse and uninitialized reads.
       # Its instrumentation changes how kernels overlap: the lessons' concurrency checks are
-      # shown there, not enforced (Report::concurrency_check); lessonNN.check enforces them.
+      # shown there, not enforced (Report::step); lessonNN.check enforces them.
       set(command ${CMAKE_COMMAND} -E env HIP_LESSONS_SCHEDULE_CHECKS=show
                   ${HIP_LESSONS_COMPUTE_SANITIZER} --tool ${tool} --error-exitcode 1
                   --report-api-errors no

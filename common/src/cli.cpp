@@ -19,23 +19,12 @@ namespace hip_lessons {
 namespace {
 
 std::string describe_range(std::int64_t min, std::int64_t max) {
+  // Powers of two as 2^N: the limits are sizes, and 2^36 reads better than digits.
   auto pretty = [](std::int64_t v) {
-    // Show powers of two as 2^N: the limits are sizes, and 2^36 reads better than digits.
-    if (v >= 65536 && (v & (v - 1)) == 0) {
-      int bits = 0;
-      while ((std::int64_t{1} << bits) != v) ++bits;
-      return "2^" + std::to_string(bits);
-    }
-    return std::to_string(v);
+    const bool power = v >= 65536 && (v & (v - 1)) == 0;
+    return power ? "2^" + std::to_string(std::ilogb(static_cast<double>(v))) : std::to_string(v);
   };
   return pretty(min) + ".." + pretty(max);
-}
-
-[[noreturn]] void bad_count(const std::string& option, const std::string& text, std::int64_t min,
-                            std::int64_t max, bool size_like, const std::string& why) {
-  throw UsageError(option + " '" + text + "' " + why + "; expected an integer in " +
-                   describe_range(min, max) +
-                   (size_like ? " (forms: 4096, 64K, 16M, 1G, 2^28)" : ""));
 }
 
 // Edit distance between two option names, for "did you mean" (insert, delete, replace: 1).
@@ -81,35 +70,37 @@ std::string describe_unexpected(const CLI::App& app, const std::vector<std::stri
 
 std::int64_t parse_count(const std::string& option, const std::string& text, std::int64_t min,
                          std::int64_t max, bool size_like) {
-  if (text.empty()) bad_count(option, text, min, max, size_like, "is empty");
+  const auto fail = [&](const std::string& why) {
+    throw UsageError(option + " '" + text + "' " + why + "; expected an integer in " +
+                     describe_range(min, max) +
+                     (size_like ? " (forms: 4096, 64K, 16M, 1G, 2^28)" : ""));
+  };
+  if (text.empty()) fail("is empty");
   const bool power = text.size() > 2 && text[0] == '2' && text[1] == '^';
   const std::string digits = power ? text.substr(2) : text;
   if (digits.empty() || !(std::isdigit(static_cast<unsigned char>(digits[0])) || digits[0] == '-' ||
                           digits[0] == '+')) {
-    bad_count(option, text, min, max, size_like, "is not a number");
+    fail("is not a number");
   }
   errno = 0;
   char* end = nullptr;
   const long long number = std::strtoll(digits.c_str(), &end, 10);
-  if (end == digits.c_str()) bad_count(option, text, min, max, size_like, "is not a number");
-  if (errno == ERANGE) bad_count(option, text, min, max, size_like, "is too large");
-  std::string suffix(end);
+  if (end == digits.c_str()) fail("is not a number");
+  if (errno == ERANGE) fail("is too large");
+  const std::string suffix(end);
   long double value = static_cast<long double>(number);
   if (power) {
-    if (!suffix.empty()) bad_count(option, text, min, max, size_like, "is not a number");
-    if (number < 0 || number > 62) bad_count(option, text, min, max, size_like, "is out of range");
+    if (!suffix.empty()) fail("is not a number");
+    if (number < 0 || number > 62) fail("is out of range");
     value = std::ldexp(1.0L, static_cast<int>(number));
   } else if (!suffix.empty()) {
-    const int shift = suffix == "K" || suffix == "k"   ? 10
-                      : suffix == "M" || suffix == "m" ? 20
-                      : suffix == "G" || suffix == "g" ? 30
-                                                       : -1;
-    if (shift < 0)
-      bad_count(option, text, min, max, size_like, "has an unknown suffix '" + suffix + "'");
-    value = std::ldexp(value, shift);
+    const auto unit =
+        suffix.size() == 1 ? std::string("KMG").find(std::toupper(suffix[0])) : std::string::npos;
+    if (unit == std::string::npos) fail("has an unknown suffix '" + suffix + "'");
+    value = std::ldexp(value, 10 * static_cast<int>(unit + 1));
   }
   if (value < static_cast<long double>(min) || value > static_cast<long double>(max)) {
-    bad_count(option, text, min, max, size_like, "is out of range");
+    fail("is out of range");
   }
   return static_cast<std::int64_t>(value);
 }
@@ -121,6 +112,7 @@ struct LessonCli::Impl {
   std::int64_t max_size;
   // Raw texts, converted after parsing so every lesson gets the same messages.
   std::string size_text, repeat_text, seed_text, device_text;
+  bool check = false, speed_check = false;
   std::vector<std::function<void()>> conversions;
   std::deque<SpeedCheck> speed_checks;  // a deque: references handed out stay valid
 
@@ -151,9 +143,9 @@ LessonCli::LessonCli(std::string program, std::string description, std::int64_t 
       ->default_str("0");
   s.app.add_option("--json", s.options.json_path, "Write the report as JSON to this file")
       ->type_name("FILE");
-  s.app.add_flag("--check", s.options.check,
+  s.app.add_flag("--check", s.check,
                  "Correctness run: small sizes, every result validated (ctest label gpu)");
-  s.app.add_flag("--speed-check", s.options.speed_check,
+  s.app.add_flag("--speed-check", s.speed_check,
                  "Timing-ratio checks against thresholds (ctest label speed)");
 }
 
@@ -279,12 +271,10 @@ int LessonCli::parse(int argc, const char* const* argv) {
       s.options.seed = static_cast<std::uint64_t>(parse_count("--seed", s.seed_text, 0, max_seed));
     }
     for (const auto& convert : s.conversions) convert();
-    if (s.options.check && s.options.speed_check) {
+    if (s.check && s.speed_check) {
       throw UsageError("--check and --speed-check are separate runs; give one of them");
     }
-    s.options.mode = s.options.check         ? Mode::kCheck
-                     : s.options.speed_check ? Mode::kSpeedCheck
-                                             : Mode::kTour;
+    s.options.mode = s.check ? Mode::kCheck : s.speed_check ? Mode::kSpeedCheck : Mode::kTour;
   } catch (const UsageError& error) {
     std::cerr << "error: " << error.what() << "\n";
     return kExitUsage;

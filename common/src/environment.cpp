@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
-#include <set>
 #include <sstream>
 #include <utility>
 
@@ -25,16 +24,13 @@ bool is_unsigned_integer(const std::string& text) {
          std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c); });
 }
 
-bool has_hex_prefix(const std::string& text) {
-  return text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
-}
-
 // ROC_GLOBAL_CU_MASK as HIP reads it (ROCm/clr rocclr/device/rocm/rocdevice.cpp,
 // Device::getGlobalCUMask): an optional 0x, then hex digits, 8 at a time through
 // std::stoul(..., 16). A mask HIP cannot read, one that enables no CU, and one that enables
 // every CU are all dropped: the queues then run on every CU.
 std::optional<std::string> check_global_cu_mask(const std::string& value) {
-  const std::string digits = has_hex_prefix(value) ? value.substr(2) : value;
+  const bool prefix = value.size() > 2 && value[0] == '0' && (value[1] == 'x' || value[1] == 'X');
+  const std::string digits = prefix ? value.substr(2) : value;
   const bool hex = !digits.empty() && std::all_of(digits.begin(), digits.end(),
                                                   [](unsigned char c) { return std::isxdigit(c); });
   if (!hex) {
@@ -43,14 +39,6 @@ std::optional<std::string> check_global_cu_mask(const std::string& value) {
   }
   if (digits.find_first_not_of('0') == std::string::npos) {
     return "'" + value + "' enables no CU at all; HIP ignores an empty mask and uses every CU";
-  }
-  return std::nullopt;
-}
-
-std::optional<std::string> check_integer_range(const std::string& value, int min, int max) {
-  if (!is_unsigned_integer(value) || std::stoi(value) < min || std::stoi(value) > max) {
-    return "'" + value + "' is not an integer in " + std::to_string(min) + ".." +
-           std::to_string(max);
   }
   return std::nullopt;
 }
@@ -96,13 +84,9 @@ std::optional<std::string> check_hw_queues(const std::string& value,
   if (*read == 0) {
     const std::string shares = "shares one hardware queue per priority level among all streams";
     const std::string none = "gives a stream no hardware queue at all";
-    if (runtime && *runtime < kHip55) {
-      return what + "; HIP reads it with atoi() as 0, and " + runtime_name(*runtime, kAmd) +
-             " then " + none;
-    }
     if (runtime) {
       return what + "; HIP reads it with atoi() as 0, and " + runtime_name(*runtime, kAmd) +
-             " then " + shares + " (as with 1)";
+             " then " + (*runtime < kHip55 ? none : shares + " (as with 1)");
     }
     return what + "; HIP reads it with atoi() as 0: HIP 5.5 and later then " + shares +
            " (as with 1); HIP 5.4 and earlier " + none;
@@ -159,17 +143,10 @@ std::optional<std::string> check_visible_devices(const std::string& name, const 
 }
 
 // ROCr's split(): pieces between separators; a trailing separator adds no empty piece.
-std::vector<std::string> rocr_split(std::string text, char separator) {
+std::vector<std::string> rocr_split(const std::string& text, char separator) {
   std::vector<std::string> pieces;
-  while (!text.empty()) {
-    const auto at = text.find(separator);
-    if (at == std::string::npos) {
-      pieces.push_back(text);
-      break;
-    }
-    pieces.push_back(text.substr(0, at));
-    text.erase(0, at + 1);
-  }
+  std::stringstream in(text);
+  for (std::string piece; std::getline(in, piece, separator);) pieces.push_back(piece);
   return pieces;
 }
 
@@ -183,11 +160,12 @@ std::optional<unsigned long> rocr_id(const std::string& text) {
   return id;
 }
 
+using Ranges = std::vector<std::pair<unsigned long, unsigned long>>;
+
 // An ID list of HSA_CU_MASK (GPUs or CUs) as ROCr's get_elements() reads it. Returns the
 // problem that makes ROCr reject it, or nothing and the IDs as ranges in \p ranges.
-std::optional<std::string> check_rocr_id_list(
-    const std::string& list, const char* what,
-    std::vector<std::pair<unsigned long, unsigned long>>& ranges) {
+std::optional<std::string> check_rocr_id_list(const std::string& list, const char* what,
+                                              Ranges& ranges) {
   for (const std::string& item : rocr_split(list, ',')) {
     // ROCr indexes the first piece of an empty item that is not there (undefined behaviour).
     if (item.empty()) return "has an empty " + std::string(what) + " ID between two commas";
@@ -218,12 +196,10 @@ std::optional<std::string> check_rocr_id_list(
 // ID as existing (ROCr also rejects a set whose IDs all lie above the count).
 std::optional<std::string> check_cu_sets(const std::string& value) {
   std::string text;
-  for (const char c : value) {
-    if (!std::isspace(static_cast<unsigned char>(c))) {
-      text += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    }
+  for (const unsigned char c : value) {
+    if (!std::isspace(c)) text += static_cast<char>(std::toupper(c));
   }
-  std::vector<std::pair<unsigned long, unsigned long>> gpus_so_far;
+  Ranges gpus_so_far;
   const auto sets = rocr_split(text, ';');
   for (std::size_t i = 0; i < sets.size(); ++i) {
     const std::string& set = sets[i];
@@ -245,10 +221,10 @@ std::optional<std::string> check_cu_sets(const std::string& value) {
         return rejected("has a mask that enables no CU (0x0)");
       }
     } else {
-      std::vector<std::pair<unsigned long, unsigned long>> cu_ranges;
+      Ranges cu_ranges;
       if (const auto problem = check_rocr_id_list(cus, "CU", cu_ranges)) return rejected(*problem);
     }
-    std::vector<std::pair<unsigned long, unsigned long>> gpus;
+    Ranges gpus;
     if (const auto problem = check_rocr_id_list(parts[0], "GPU", gpus)) return rejected(*problem);
     for (const auto& gpu : gpus) {
       for (const auto& earlier : gpus_so_far) {
@@ -265,12 +241,12 @@ std::optional<std::string> check_cu_sets(const std::string& value) {
 
 }  // namespace
 
-bool operator<(RuntimeVersion a, RuntimeVersion b) {
-  return a.major != b.major ? a.major < b.major : a.minor < b.minor;
-}
-
-bool operator==(RuntimeVersion a, RuntimeVersion b) {
-  return a.major == b.major && a.minor == b.minor;
+Platform build_platform() {
+#if HIP_LESSONS_BUILT_FOR_AMD
+  return Platform::kAmd;
+#else
+  return Platform::kNvidia;
+#endif
 }
 
 RuntimeVersion runtime_version_from(int encoded, Platform platform) {
@@ -362,17 +338,18 @@ std::optional<std::string> check_environment_value(const std::string& name,
   }
   if (name == "GPU_MAX_HW_QUEUES") return check_hw_queues(value, runtime);
   // ROCr compares these with "0" and "1" only (ROCm/ROCR-Runtime core/util/flag.h).
-  if (name == "HSA_ENABLE_SDMA") {
+  if (name == "HSA_ENABLE_SDMA" || name == "HSA_ENABLE_INTERRUPT") {
     if (value == "0" || value == "1") return std::nullopt;
-    return "'" + value + "' is not 0 or 1; ROCr treats it as unset (its per-GPU default)";
-  }
-  if (name == "HSA_ENABLE_INTERRUPT") {
-    if (value == "0" || value == "1") return std::nullopt;
-    return "'" + value + "' is not 0 or 1; ROCr treats anything but 0 as 1 (interrupts on)";
+    return "'" + value + "' is not 0 or 1; ROCr treats " +
+           (name == "HSA_ENABLE_SDMA" ? "it as unset (its per-GPU default)"
+                                      : "anything but 0 as 1 (interrupts on)");
   }
   if (name == "ROC_GLOBAL_CU_MASK") return check_global_cu_mask(value);
   if (name == "HSA_CU_MASK") return check_cu_sets(value);
-  if (name == "CUDA_DEVICE_MAX_CONNECTIONS") return check_integer_range(value, 1, 32);
+  if (name == "CUDA_DEVICE_MAX_CONNECTIONS") {
+    if (is_unsigned_integer(value) && std::stoi(value) >= 1 && std::stoi(value) <= 32) return {};
+    return "'" + value + "' is not an integer in 1..32";
+  }
   return std::nullopt;
 }
 
@@ -395,12 +372,11 @@ std::vector<std::string> environment_warnings(Platform platform,
 }
 
 std::vector<std::string> device_selection_settings(Platform platform) {
-  const std::set<std::string> device_lists = {"HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES",
-                                              "CUDA_VISIBLE_DEVICES"};
   std::vector<std::string> settings;
   for (const EnvironmentVariable& variable : scheduling_variables()) {
     const char* value = std::getenv(variable.name.c_str());
-    if (value != nullptr && device_lists.count(variable.name) && variable.applies_to(platform)) {
+    const bool device_list = variable.name.find("_VISIBLE_DEVICES") != std::string::npos;
+    if (value != nullptr && device_list && variable.applies_to(platform)) {
       settings.push_back(variable.name + "='" + value + "'");
     }
   }
@@ -430,7 +406,7 @@ std::vector<int> parse_id_list(const std::string& text, int limit) {
     if (hi >= limit) fail("has ID " + std::to_string(hi) + ", out of range");
     for (int id = lo; id <= hi; ++id) ids.push_back(id);
   }
-  if (!text.empty() && text.back() == ',') fail("ends with ','");
+  if (text.back() == ',') fail("ends with ','");
   std::sort(ids.begin(), ids.end());
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
   return ids;

@@ -48,29 +48,14 @@ namespace detail {
 namespace {
 
 std::string render(const FormatArgument& a, std::string_view spec) {
-  using Kind = FormatArgument::Kind;
-  if (spec.empty()) {
-    switch (a.kind) {
-      case Kind::kInteger:
-        return std::to_string(a.integer);
-      case Kind::kUnsigned:
-        return std::to_string(a.unsigned_integer);
-      case Kind::kReal:
-        return shortest(a.real);
-      case Kind::kText:
-        return a.text;
-    }
-  }
-  const double number = a.kind == Kind::kInteger    ? static_cast<double>(a.integer)
-                        : a.kind == Kind::kUnsigned ? static_cast<double>(a.unsigned_integer)
-                                                    : a.real;
-  if (a.kind == Kind::kText) {
+  if (spec.empty()) return a.text;
+  if (!a.number) {
     throw std::invalid_argument("format: '{:" + std::string(spec) + "}' needs a number, got '" +
                                 a.text + "'");
   }
-  if (spec == "bytes") return format_bytes(number);
+  if (spec == "bytes") return format_bytes(*a.number);
   if (spec.size() >= 2 && spec[0] == '.' && spec.find_first_not_of("0123456789", 1) == spec.npos) {
-    return fixed(number, std::stoi(std::string(spec.substr(1))));
+    return fixed(*a.number, std::stoi(std::string(spec.substr(1))));
   }
   throw std::invalid_argument("format: unknown placeholder '{:" + std::string(spec) + "}'");
 }

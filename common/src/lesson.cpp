@@ -10,12 +10,6 @@
 
 namespace hip_lessons {
 
-int run_lesson(LessonCli& cli, int argc, char** argv, const std::function<void(Report&)>& body,
-               EnvironmentWarnings warnings) {
-  return run_lesson(
-      cli, argc, argv, [&](Lesson& lesson) { body(lesson.report); }, warnings);
-}
-
 int run_lesson(LessonCli& cli, int argc, char** argv, const std::function<void(Lesson&)>& body,
                EnvironmentWarnings warnings) {
   const int parsed = cli.parse(argc, argv);

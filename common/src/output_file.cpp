@@ -10,7 +10,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
-#include <vector>
 
 #include "hip_lessons/errors.hpp"
 
@@ -58,12 +57,9 @@ void write_in_place(const std::string& path, const std::string& content) {
 void replace_atomically(const std::string& path, const std::string& content) {
   struct stat old {};
   const bool existed = ::stat(path.c_str(), &old) == 0;
-  std::string name = path + ".XXXXXX";
-  std::vector<char> temporary(name.begin(), name.end());
-  temporary.push_back('\0');
-  const int fd = ::mkstemp(temporary.data());
+  std::string temp = path + ".XXXXXX";
+  const int fd = ::mkstemp(temp.data());
   if (fd < 0) fail("create a temporary file beside", path, errno);
-  const std::string temp(temporary.data());
   mode_t mode = old.st_mode & 07777;
   if (!existed) {
     const mode_t mask = ::umask(0);

@@ -1,13 +1,10 @@
 #include "hip_lessons/report.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <sstream>
-#include <stdexcept>
 #include <utility>
 #include <variant>
 
@@ -78,22 +75,15 @@ void Report::line(const std::string& line) {
 
 void Report::fact(const std::string& key, const Cell& value) { data_->facts[key] = to_json(value); }
 
-void Report::facts(const std::vector<Fact>& facts) {
-  for (const Fact& f : facts) fact(f.key, f.value);
-}
-
-void Report::figure(const Figure& figure) {
-  out_ << '\n';
-  for (const std::string& line : wrap_text(figure.title, kTextWidth)) out_ << line << '\n';
-  out_ << figure.text;
-}
-
 void Report::step(const StepResult& result) {
   // Under --check nothing was timed: the checks are what the run is for. Its tables still go
   // to the JSON file; its notes and figures are not printed.
   const bool everything = mode_ != Mode::kCheck;
-  out_ << '\n';
-  for (const std::string& line : wrap_text(result.heading(), kTextWidth)) out_ << line << '\n';
+  const auto title = [&](const std::string& text) {
+    out_ << '\n';
+    for (const std::string& line : wrap_text(text, kTextWidth)) out_ << line << '\n';
+  };
+  title(result.heading());
   for (const StepResult::Entry& e : result.entries()) {
     using Kind = StepResult::Kind;
     switch (e.kind) {
@@ -108,22 +98,27 @@ void Report::step(const StepResult& result) {
         record_table(*e.table);
         break;
       case Kind::kFigure:
-        if (everything) figure(*e.figure);
+        if (everything) {
+          title(e.figure->title);
+          out_ << e.figure->text;
+        }
         break;
       case Kind::kCheck:
         check(e.name, e.passed, e.detail);
         break;
       case Kind::kSchedule:
-        concurrency_check(e.name, e.passed, e.detail);
+        schedule_check(e.name, e.passed, e.detail);
         break;
       case Kind::kSkip:
-        skip(e.name, e.detail);
+        print_wrapped(out_, "check   skip  " + e.name + ": " + e.detail, 14);
+        data_->checks.push_back(
+            {{"name", e.name}, {"kind", "skip"}, {"passed", nullptr}, {"detail", e.detail}});
         break;
       case Kind::kSpeed:
         speed(*e.speed, e.value);
         break;
       case Kind::kMeasurement:
-        measurement(e.name, e.value);
+        data_->measurements[e.name] = e.value;
         break;
     }
   }
@@ -145,8 +140,6 @@ void Report::record_table(const ResultTable& table) {
   data_->tables[table.name()] = std::move(rows);
 }
 
-void Report::measurement(const std::string& key, double value) { data_->measurements[key] = value; }
-
 bool Report::check(const std::string& name, bool passed, const std::string& detail) {
   std::string line = (passed ? "check   ok    " : "check   FAIL  ") + name;
   if (!detail.empty()) line += (passed ? "  (" : ": ") + detail + (passed ? ")" : "");
@@ -157,9 +150,12 @@ bool Report::check(const std::string& name, bool passed, const std::string& deta
   return passed;
 }
 
-bool Report::concurrency_check(const std::string& name, bool passed, const std::string& detail) {
+void Report::schedule_check(const std::string& name, bool passed, const std::string& detail) {
   const char* setting = std::getenv("HIP_LESSONS_SCHEDULE_CHECKS");
-  if (setting == nullptr || std::string(setting) != "show") return check(name, passed, detail);
+  if (setting == nullptr || std::string(setting) != "show") {
+    check(name, passed, detail);
+    return;
+  }
   print_wrapped(out_,
                 "check   -     " + name + "  (" + detail +
                     "; shown, not enforced: HIP_LESSONS_SCHEDULE_CHECKS=show)",
@@ -169,13 +165,6 @@ bool Report::concurrency_check(const std::string& name, bool passed, const std::
                            {"passed", passed},
                            {"enforced", false},
                            {"detail", detail}});
-  return true;
-}
-
-void Report::skip(const std::string& name, const std::string& reason) {
-  print_wrapped(out_, "check   skip  " + name + ": " + reason, 14);
-  data_->checks.push_back(
-      {{"name", name}, {"kind", "skip"}, {"passed", nullptr}, {"detail", reason}});
 }
 
 bool Report::check_match(const std::string& name, const std::optional<Mismatch>& mismatch,
@@ -184,21 +173,15 @@ bool Report::check_match(const std::string& name, const std::optional<Mismatch>&
   return check(name, false, describe(*mismatch, count));
 }
 
-bool Report::speed(const SpeedCheck& check, double ratio) {
+void Report::speed(const SpeedCheck& check, double ratio) {
   const bool enforced = mode_ == Mode::kSpeedCheck;
   const bool passed = check.passes(ratio);
-  if (enforced) {
-    print_wrapped(out_,
-                  (passed ? "speed   ok    " : "speed   FAIL  ") + check.name + " = " +
-                      fixed(ratio, 2) + " (needs " + check.requirement() + ")",
-                  14);
-    if (!passed) ++data_->failures;
-  } else {
-    print_wrapped(out_,
-                  "speed   -     " + check.name + " = " + fixed(ratio, 2) +
-                      " (the speed test needs " + check.requirement() + ")",
-                  14);
-  }
+  const char* verdict = !enforced ? "speed   -     " : passed ? "speed   ok    " : "speed   FAIL  ";
+  print_wrapped(out_,
+                verdict + check.name + " = " + fixed(ratio, 2) +
+                    (enforced ? " (needs " : " (the speed test needs ") + check.requirement() + ")",
+                14);
+  if (enforced && !passed) ++data_->failures;
   data_->checks.push_back({{"name", check.name},
                            {"kind", "speed"},
                            {"passed", passed},
@@ -207,7 +190,6 @@ bool Report::speed(const SpeedCheck& check, double ratio) {
                            {"threshold", check.threshold},
                            {"comparison", check.bound == Bound::kAtLeast ? ">=" : "<="},
                            {"flag", check.flag}});
-  return passed || !enforced;
 }
 
 std::string SpeedCheck::requirement() const {

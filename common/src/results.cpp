@@ -37,14 +37,18 @@ ResultTable& ResultTable::row(std::vector<Cell> cells) {
 void ResultTable::print(std::ostream& out, std::size_t max_width) const {
   const std::size_t n = columns_.size();
   std::vector<std::vector<std::string>> texts;
+  std::vector<std::vector<bool>> right;  // numbers and "-" are right-aligned
   std::vector<std::size_t> cells_width(n, 0);
   std::vector<bool> has_text(n, false);
   for (const auto& row : rows_) {
     texts.emplace_back();
+    right.emplace_back();
     for (std::size_t c = 0; c < n; ++c) {
       texts.back().push_back(row[c].text(columns_[c]));
       cells_width[c] = std::max(cells_width[c], texts.back().back().size());
-      has_text[c] = has_text[c] || std::holds_alternative<std::string>(row[c].value());
+      const bool text = std::holds_alternative<std::string>(row[c].value());
+      has_text[c] = has_text[c] || text;
+      right.back().push_back(!text && !std::holds_alternative<bool>(row[c].value()));
     }
   }
   std::vector<std::size_t> width(n);
@@ -85,8 +89,8 @@ void ResultTable::print(std::ostream& out, std::size_t max_width) const {
   }
 
   // One printed row of cells, each wrapped to its column; numbers right-aligned.
-  const auto print_row = [&](const std::vector<std::string>& cells, const auto& right,
-                             bool bottom_align) {
+  const auto print_row = [&](const std::vector<std::string>& cells,
+                             const std::vector<bool>& right_aligned, bool bottom_align) {
     std::vector<std::vector<std::string>> lines(n);
     std::size_t height = 1;
     for (std::size_t c = 0; c < n; ++c) {
@@ -97,12 +101,11 @@ void ResultTable::print(std::ostream& out, std::size_t max_width) const {
       std::ostringstream text;
       text << "  ";
       for (std::size_t c = 0; c < n; ++c) {
-        const std::size_t pad = height - lines[c].size();
-        const std::size_t index = bottom_align ? line - std::min(line, pad) : line;
-        const bool shown = bottom_align ? line >= pad : line < lines[c].size();
-        const std::string& cell = shown ? lines[c][index] : std::string();
-        text << (right(c) ? std::right : std::left) << std::setw(static_cast<int>(width[c])) << cell
-             << (c + 1 < n ? "  " : "");
+        const std::size_t skip = bottom_align ? height - lines[c].size() : 0;  // headers: bottom
+        const bool shown = line >= skip && line - skip < lines[c].size();
+        const std::string& cell = shown ? lines[c][line - skip] : std::string();
+        text << (right_aligned[c] ? std::right : std::left) << std::setw(static_cast<int>(width[c]))
+             << cell << (c + 1 < n ? "  " : "");
       }
       std::string printed = text.str();
       printed.erase(printed.find_last_not_of(' ') + 1);  // no trailing spaces
@@ -113,20 +116,11 @@ void ResultTable::print(std::ostream& out, std::size_t max_width) const {
   for (const std::string& line : wrap_text(title_, max_width)) out << line << '\n';
   std::vector<std::string> headers;
   for (const Column& column : columns_) headers.push_back(column.key());
-  print_row(
-      headers, [](std::size_t) { return false; }, true);
+  print_row(headers, std::vector<bool>(n, false), true);
   out << "  ";
   for (std::size_t c = 0; c < n; ++c) out << std::string(width[c], '-') << (c + 1 < n ? "  " : "");
   out << '\n';
-  for (std::size_t r = 0; r < rows_.size(); ++r) {
-    print_row(
-        texts[r],
-        [&](std::size_t c) {
-          return rows_[r][c].is_number() ||
-                 std::holds_alternative<std::monostate>(rows_[r][c].value());
-        },
-        false);
-  }
+  for (std::size_t r = 0; r < rows_.size(); ++r) print_row(texts[r], right[r], false);
 }
 
 }  // namespace hip_lessons

@@ -9,6 +9,8 @@
 #include <utility>
 
 #include "hip_lessons/format.hpp"
+#include "hip_lessons/trace_file.hpp"
+#include "output_file.hpp"
 #include "profile_agreement.hpp"
 #include "profiled_kernels.hpp"
 
@@ -136,11 +138,9 @@ std::map<unsigned, int> Schedule::peak_blocks_per_unit() const {
   return peaks;
 }
 
-std::set<unsigned> Schedule::units(std::optional<int> launch) const {
+std::set<unsigned> Schedule::units() const {
   std::set<unsigned> used;
-  for (const TracedBlock& b : blocks_) {
-    if (!launch || b.launch == *launch) used.insert(b.unit);
-  }
+  for (const TracedBlock& b : blocks_) used.insert(b.unit);
   return used;
 }
 
@@ -186,6 +186,17 @@ std::string chrome_trace_json(const std::vector<std::pair<std::string, Schedule>
                       {"tid", tid},
                       {"args", {{"name", name}}}});
   };
+  const auto slice = [&](const std::string& name, const char* cat, int pid, std::int64_t tid,
+                         double ts, double dur, nlohmann::ordered_json args) {
+    events.push_back({{"name", name},
+                      {"cat", cat},
+                      {"ph", "X"},
+                      {"pid", pid},
+                      {"tid", tid},
+                      {"ts", ts},
+                      {"dur", dur},
+                      {"args", std::move(args)}});
+  };
   int pid = 0;
   for (const auto& [run, schedule] : runs) {
     const int streams_pid = ++pid;
@@ -213,14 +224,8 @@ std::string chrome_trace_json(const std::vector<std::pair<std::string, Schedule>
     for (const auto& [launch, span] : schedule.launch_spans()) {
       const auto& [kernel, stream] = launches[launch];
       streams.insert(stream);
-      events.push_back({{"name", kernel},
-                        {"cat", "launch"},
-                        {"ph", "X"},
-                        {"pid", streams_pid},
-                        {"tid", stream},
-                        {"ts", span.start + shift_us},
-                        {"dur", span.end - span.start},
-                        {"args", {{"launch", launch}, {"blocks", blocks_of[launch]}}}});
+      slice(kernel, "launch", streams_pid, stream, span.start + shift_us, span.end - span.start,
+            {{"launch", launch}, {"blocks", blocks_of[launch]}});
     }
     for (const int stream : streams)
       name_track(streams_pid, stream, "stream " + std::to_string(stream));
@@ -228,15 +233,9 @@ std::string chrome_trace_json(const std::vector<std::pair<std::string, Schedule>
       name_track(units_pid, static_cast<int>(unit), "unit " + std::to_string(unit));
     }
     for (const TracedBlock& b : schedule.blocks()) {
-      events.push_back(
-          {{"name", b.kernel + " block " + std::to_string(b.block)},
-           {"cat", "block"},
-           {"ph", "X"},
-           {"pid", units_pid},
-           {"tid", static_cast<int>(b.unit)},
-           {"ts", b.start_us + shift_us},
-           {"dur", b.end_us - b.start_us},
-           {"args", {{"launch", b.launch}, {"stream", b.stream}, {"block", b.block}}}});
+      slice(b.kernel + " block " + std::to_string(b.block), "block", units_pid, b.unit,
+            b.start_us + shift_us, b.end_us - b.start_us,
+            {{"launch", b.launch}, {"stream", b.stream}, {"block", b.block}});
     }
     if (slices) {
       const int profiler_pid = ++pid;
@@ -260,14 +259,9 @@ std::string chrome_trace_json(const std::vector<std::pair<std::string, Schedule>
                                        {"grid", k.grid},         {"block", k.block},
                                        {"start_ns", k.start_ns}, {"end_ns", k.end_ns}};
         if (launch) args["launch"] = *launch;
-        events.push_back({{"name", k.name},
-                          {"cat", launch ? "profiler" : "profiler, untraced"},
-                          {"ph", "X"},
-                          {"pid", profiler_pid},
-                          {"tid", track(k)},
-                          {"ts", ts_of(k.start_ns)},
-                          {"dur", static_cast<double>(k.end_ns - k.start_ns) / 1000.0},
-                          {"args", std::move(args)}});
+        slice(k.name, launch ? "profiler" : "profiler, untraced", profiler_pid, track(k),
+              ts_of(k.start_ns), static_cast<double>(k.end_ns - k.start_ns) / 1000.0,
+              std::move(args));
       };
       for (const LaunchPair& p : slices->agreement.pairs) add(p.kernel, p.launch.launch);
       for (const ProfiledKernel& k : slices->agreement.others) add(k, std::nullopt);
@@ -291,6 +285,10 @@ std::string chrome_trace_json(const std::vector<std::pair<std::string, Schedule>
                                      {"displayTimeUnit", "ns"},
                                      {"otherData", std::move(other)}};
   return document.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+void TraceFile::write(const std::string& path) const {
+  write_output_file(path, chrome_trace_json(runs_));
 }
 
 }  // namespace hip_lessons

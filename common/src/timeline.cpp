@@ -1,6 +1,5 @@
 #include "hip_lessons/timeline.hpp"
 
-#include <algorithm>
 #include <map>
 #include <sstream>
 

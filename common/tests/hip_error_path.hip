@@ -40,9 +40,10 @@ int main(int argc, char** argv) {
                     std::int64_t{1} << 28, std::int64_t{1} << 32);
   std::size_t free_before = 0;
   bool allocated = false;
-  const int code = hl::run_lesson(cli, argc, argv, [&](hl::Report& report) {
+  const int code = hl::run_lesson(cli, argc, argv, [&](hl::Lesson& lesson) {
+    hl::Report& report = lesson.report;
     const hl::Device device = hl::open_device(cli.options().device);
-    report.facts(device.facts());
+    for (const hl::Fact& f : device.facts()) report.fact(f.key, f.value);
     const auto n = static_cast<std::size_t>(cli.options().size);
     hl::require_device_memory(n * sizeof(float), "--size " + std::to_string(n));
     free_before = free_device_bytes();

@@ -71,11 +71,11 @@ TEST(LessonCliTest, DrawsASeedWhenNoneIsGiven) {
   LessonCli b("lesson", "test", 1024);
   ASSERT_EQ(parse(a, {}), -1);
   ASSERT_EQ(parse(b, {}), -1);
-  EXPECT_NE(a.seed(), b.seed());
+  EXPECT_NE(a.options().seed, b.options().seed);
   // A drawn seed must be accepted back by --seed, or runs could not be reproduced.
   LessonCli again("lesson", "test", 1024);
-  ASSERT_EQ(parse(again, {"--seed", std::to_string(a.seed())}), -1);
-  EXPECT_EQ(again.seed(), a.seed());
+  ASSERT_EQ(parse(again, {"--seed", std::to_string(a.options().seed)}), -1);
+  EXPECT_EQ(again.options().seed, a.options().seed);
 }
 
 TEST(LessonCliTest, BadInputExitsTwo) {

@@ -19,6 +19,7 @@ namespace hip_lessons {
 std::ostream& operator<<(std::ostream& out, RuntimeVersion version) {
   return out << version.major << "." << version.minor;
 }
+bool operator==(RuntimeVersion a, RuntimeVersion b) { return !(a < b) && !(b < a); }
 }  // namespace hip_lessons
 
 namespace {

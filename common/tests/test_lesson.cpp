@@ -18,7 +18,8 @@ int run(std::vector<std::string> args, const std::function<void(Report&)>& body)
   LessonCli cli("lesson", "test", 1024);
   testing::internal::CaptureStdout();
   testing::internal::CaptureStderr();
-  const int code = run_lesson(cli, static_cast<int>(argv.size()), argv.data(), body);
+  const int code = run_lesson(cli, static_cast<int>(argv.size()), argv.data(),
+                              [&](Lesson& lesson) { body(lesson.report); });
   testing::internal::GetCapturedStdout();
   testing::internal::GetCapturedStderr();
   return code;
@@ -32,8 +33,7 @@ TEST(RunLesson, MapsOutcomesToExitCodes) {
   EXPECT_EQ(run({}, [](Report&) { throw SkipError("no GPU"); }), kExitSkip);
   EXPECT_EQ(run({},
                 [](Report&) {
-                  throw HipError("hipMalloc", "f.hip", 3, "hipErrorOutOfMemory", "out of memory",
-                                 2);
+                  throw HipError("hipMalloc", "f.hip", 3, "hipErrorOutOfMemory", "out of memory");
                 }),
             kExitFail);
 }
@@ -70,7 +70,7 @@ TEST(RunLesson, WarnsAboutAMalformedEnvironmentUnlessTheLessonDiagnosesIt) {
     LessonCli cli("lesson", "test", 1024);
     testing::internal::CaptureStdout();
     const int code = run_lesson(
-        cli, 1, argv, [](Report& r) { r.check("fine", true); }, warnings);
+        cli, 1, argv, [](Lesson& l) { l.report.check("fine", true); }, warnings);
     const std::string out = testing::internal::GetCapturedStdout();
     EXPECT_EQ(code, kExitPass);
     return out;

@@ -92,7 +92,8 @@ TEST(ReportTest, CheckModeStepPrintsChecksAndKeepsTablesForTheJson) {
 TEST(ReportTest, ASkipIsRecordedAsNeitherPassNorFailure) {
   std::ostringstream out;
   Report r("test", out);
-  r.skip("own calculator = API", "the calculator models sm_90 and gfx90a only");
+  r.step(hip_lessons::StepResult("4. Calculator")
+             .skip("own calculator = API", "the calculator models sm_90 and gfx90a only"));
   EXPECT_EQ(r.failures(), 0);
   const std::string path = ::testing::TempDir() + "skip.json";
   r.write_json(path, 0);
@@ -135,11 +136,12 @@ TEST(ReportTest, WritesJsonWithNumbersAsNumbers) {
   std::ostringstream out;
   Report r("lesson99", out);
   r.fact("device", "test device");
-  r.measurement("bandwidth_tbps", 4.2);
   hip_lessons::ResultTable t("variants", "Variants", {{"variant"}, {"TB/s"}});
   t.row({"float4", 4.36});
   r.table(t);
-  r.speed(hip_lessons::at_least("ratio", "--min-ratio", 1.0), 1.5);
+  r.step(hip_lessons::StepResult("3. Bandwidth")
+             .measurement("bandwidth_tbps", 4.2)
+             .speed(hip_lessons::at_least("ratio", "--min-ratio", 1.0), 1.5));
   r.summary("4.36 TB/s");
   const std::string path = ::testing::TempDir() + "report_test.json";
   r.write_json(path, 0);
@@ -147,6 +149,7 @@ TEST(ReportTest, WritesJsonWithNumbersAsNumbers) {
   const auto json = nlohmann::json::parse(in);
   EXPECT_EQ(json["lesson"], "lesson99");
   EXPECT_EQ(json["summary"], "4.36 TB/s");
+  EXPECT_DOUBLE_EQ(json["measurements"]["bandwidth_tbps"].get<double>(), 4.2);
   EXPECT_DOUBLE_EQ(json["tables"]["variants"][0]["TB/s"].get<double>(), 4.36);
   EXPECT_EQ(json["tables"]["variants"][0]["variant"], "float4");
   EXPECT_DOUBLE_EQ(json["checks"][0]["ratio"].get<double>(), 1.5);
@@ -163,11 +166,13 @@ TEST(ReportTest, UnwritablePathThrowsAndLeavesNothing) {
 TEST(ReportTest, ConcurrencyChecksAreShownNotCountedUnderTheSanitizerSetting) {
   std::ostringstream out;
   Report r("test", out);
+  const auto step =
+      hip_lessons::StepResult("2. Overlap").schedule_check("8 at once", false, "4 at the peak");
   ::unsetenv("HIP_LESSONS_SCHEDULE_CHECKS");
-  EXPECT_FALSE(r.concurrency_check("8 at once", false, "4 at the peak"));
+  r.step(step);
   EXPECT_EQ(r.failures(), 1);
   ::setenv("HIP_LESSONS_SCHEDULE_CHECKS", "show", 1);
-  EXPECT_TRUE(r.concurrency_check("8 at once", false, "4 at the peak"));
+  r.step(step);
   ::unsetenv("HIP_LESSONS_SCHEDULE_CHECKS");
   EXPECT_EQ(r.failures(), 1);
   EXPECT_NE(out.str().find("check   FAIL  8 at once: 4 at the peak"), std::string::npos)
@@ -180,11 +185,12 @@ TEST(ReportTest, ConcurrencyChecksAreShownNotCountedUnderTheSanitizerSetting) {
 TEST(ReportTest, LongFigureTitlesWrapWithinTheWidth) {
   std::ostringstream out;
   Report r("test", out);
-  r.figure(hip_lessons::timeline(std::string(60, 't') + " " + std::string(60, 'u'),
-                                 {{"row", {{0.0, 10.0}}}}, 10.0));
+  r.step(hip_lessons::StepResult("1. Timeline")
+             .figure(hip_lessons::timeline(std::string(60, 't') + " " + std::string(60, 'u'),
+                                           {{"row", {{0.0, 10.0}}}}, 10.0)));
   std::istringstream lines(out.str());
   std::string line;
-  std::getline(lines, line);  // the blank line before the title
+  for (int i = 0; i < 3; ++i) std::getline(lines, line);  // the heading, a blank line before each
   std::getline(lines, line);
   EXPECT_EQ(line, std::string(60, 't'));
   std::getline(lines, line);

@@ -96,17 +96,19 @@ TEST(ResultTableTest, KeepsNumbersAsNumbersInTheJson) {
 
 TEST(SpeedCheckTest, IsEnforcedOnlyInTheSpeedCheckMode) {
   const hl::SpeedCheck check = hl::at_least("best / copy", "--min-copy-ratio", 0.75);
+  const auto step = hl::StepResult("3. Speed").speed(check, 0.5);
   std::ostringstream enforced_out;
   hl::Report enforced("test", enforced_out, hl::Mode::kSpeedCheck);
-  EXPECT_FALSE(enforced.speed(check, 0.5));
+  enforced.step(step);
   EXPECT_EQ(enforced.failures(), 1);
-  EXPECT_EQ(enforced_out.str(), "speed   FAIL  best / copy = 0.50 (needs >= 0.75)\n");
+  EXPECT_EQ(enforced_out.str(), "\n3. Speed\nspeed   FAIL  best / copy = 0.50 (needs >= 0.75)\n");
 
   std::ostringstream tour_out;
   hl::Report tour("test", tour_out, hl::Mode::kTour);
-  EXPECT_TRUE(tour.speed(check, 0.5));
+  tour.step(step);
   EXPECT_EQ(tour.failures(), 0);
-  EXPECT_EQ(tour_out.str(), "speed   -     best / copy = 0.50 (the speed test needs >= 0.75)\n");
+  EXPECT_EQ(tour_out.str(),
+            "\n3. Speed\nspeed   -     best / copy = 0.50 (the speed test needs >= 0.75)\n");
   const nlohmann::json recorded = written_json(tour)["checks"][0];
   EXPECT_EQ(recorded["enforced"], false);
   EXPECT_EQ(recorded["passed"], false);

@@ -37,7 +37,6 @@ TEST(ScheduleTest, CountsWhatRanAtOnce) {
   EXPECT_EQ(s.peak_blocks_per_unit().at(3), 2);
   EXPECT_EQ(s.peak_blocks_per_unit().at(7), 1);
   EXPECT_EQ(s.units(), (std::set<unsigned>{3, 7, 8}));
-  EXPECT_EQ(s.units(2), (std::set<unsigned>{3}));
 }
 
 TEST(ScheduleTest, TouchingIntervalsDoNotOverlap) {

@@ -3,8 +3,7 @@
 ///
 /// The story (the README's Application flow has the same numbers; every mode runs all of it):
 ///  1. What this binary was built for, and which runtime and driver it finds.
-///  2. What this runtime release does with each scheduling knob, and the environment
-///     variables that change them, each value checked the way this release reads it.
+///  2. What this release does with each scheduling knob; each variable set, checked as it reads it.
 ///  3. The device nodes the runtime opens, and whether this user may open them.
 ///  4. The devices: with none, why not; with some, the properties later lessons depend on.
 ///  5. A smoke kernel on random inputs, its poisoned output checked element by element.
@@ -77,9 +76,9 @@ void report_environment(hl::Report& report, std::optional<hl::RuntimeVersion> ru
     const std::string release = hl::runtime_name(*runtime, hl::build_platform());
     hl::ResultTable knobs("runtime_behaviour", "What " + release + " does with each knob",
                           {{"knob"}, {"setting"}, {"in force"}, {"what it does"}});
-    for (const auto& k : lesson01::knobs_in_force(hl::build_platform(), *runtime)) {
+    for (const auto& k :
+         lesson01::knobs_in_force(lesson01::compiled_in_table(), hl::build_platform(), *runtime))
       knobs.row({k.knob, k.setting, k.value, k.effect});
-    }
     report.table(knobs);
   }
   report.note("every release: docs/pages/runtime_behaviour.md");
@@ -336,7 +335,8 @@ int main(int argc, char** argv) {
                     "Lesson 01: check the HIP set-up and show what will schedule the work",
                     std::int64_t{1} << 20, std::int64_t{1} << 30);
 
-  const auto story = [&](hl::Report& report) {
+  const auto story = [&](hl::Lesson& lesson) {
+    hl::Report& report = lesson.report;
     std::vector<Finding> findings;
     const auto runtime = report_versions(report);                                    // 1.
     report_environment(report, runtime, findings);                                   // 2.

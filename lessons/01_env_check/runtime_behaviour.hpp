@@ -15,6 +15,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "hip_lessons/environment.hpp"
@@ -42,8 +43,7 @@ struct VersionRange {
   bool development_only = false;
 
   bool contains(hl::RuntimeVersion version) const {
-    if (development_only) return false;
-    return !(lowest && version < *lowest) && !(highest && *highest < version);
+    return !development_only && !(lowest && version < *lowest) && !(highest && *highest < version);
   }
 };
 
@@ -52,10 +52,7 @@ struct VersionRange {
 inline VersionRange parse_version_range(const std::string& text) {
   VersionRange range;
   if (text == "all") return range;
-  if (text == "current") {
-    range.development_only = true;
-    return range;
-  }
+  if (text == "current") return {std::nullopt, std::nullopt, true};
   static const std::regex form(R"((?:(\d+)\.(\d+))?(-)?(?:(\d+)\.(\d+))?)");
   std::smatch m;
   if (!std::regex_match(text, m, form) || (!m[1].matched && !m[4].matched) ||
@@ -80,13 +77,9 @@ inline std::vector<BehaviourRow> parse_behaviour_table(const std::string& text) 
   std::vector<BehaviourRow> rows;
   std::istringstream lines(text);
   std::string line;
-  bool header_seen = false;
+  bool header = true;  // the first line that is not a comment
   for (int number = 1; std::getline(lines, line); ++number) {
-    if (line.empty() || line[0] == '#') continue;
-    if (!header_seen) {
-      header_seen = true;
-      continue;
-    }
+    if (line.empty() || line[0] == '#' || std::exchange(header, false)) continue;
     std::vector<std::string> fields;
     std::istringstream cells(line);
     for (std::string cell; std::getline(cells, cell, '\t');) fields.push_back(cell);
@@ -151,11 +144,6 @@ inline std::vector<KnobInForce> knobs_in_force(
     in_force.push_back({row.knob, row.setting, value, row.effect});
   }
   return in_force;
-}
-
-/// knobs_in_force() of the compiled-in table and this process's environment.
-inline std::vector<KnobInForce> knobs_in_force(hl::Platform platform, hl::RuntimeVersion runtime) {
-  return knobs_in_force(compiled_in_table(), platform, runtime);
 }
 
 }  // namespace lesson01

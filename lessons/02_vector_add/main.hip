@@ -196,7 +196,7 @@ int main(int argc, char** argv) {
       cli.add_speed_check(hl::at_least("best variant / device-to-device copy bandwidth",
                                        "--min-copy-ratio", HIP_LESSONS_02_MIN_COPY_RATIO));
 
-  return hl::run_lesson(cli, argc, argv, [&](hl::Report& report) {
+  return hl::run_lesson(cli, argc, argv, [&](hl::Lesson& lesson) {
     const hl::CommonOptions& options = cli.options();
     const hl::Device device = hl::open_device(options.device);
     const unsigned int threads = hl::checked_block_size(device, block);
@@ -212,10 +212,10 @@ int main(int argc, char** argv) {
              {1, 255, 257, (std::size_t{1} << 20) + 3, std::size_t{1} << 28})) {
       problem.reset();  // free the previous size first
       problem = std::make_unique<Problem>(n, options.seed);
-      report.step(check_variants(*problem, launch, device));  // 1.
+      lesson.report.step(check_variants(*problem, launch, device));  // 1.
     }
-    report.step(show_the_swapped_launch(options.seed));  // 2.
-    report.step(measure_bandwidth(*problem, launch, device.index, hl::RunOrTime(options),
-                                  copy_ratio));  // 3.
+    lesson.report.step(show_the_swapped_launch(options.seed));  // 2.
+    lesson.report.step(measure_bandwidth(*problem, launch, device.index, hl::RunOrTime(options),
+                                         copy_ratio));  // 3.
   });
 }

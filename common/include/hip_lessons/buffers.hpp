@@ -1,5 +1,5 @@
 /// \file buffers.hpp
-/// \brief RAII device and pinned host buffers.
+/// \brief RAII device buffers.
 ///
 /// Lessons throw on errors; owning every allocation in an object means an error in the
 /// middle of a run still frees what was allocated before the program exits.
@@ -23,15 +23,14 @@ class DeviceBuffer {
   explicit DeviceBuffer(std::size_t count) : count_(count) {
     if (count_ > 0) HIP_CHECK(hipMalloc(reinterpret_cast<void**>(&data_), bytes()));
   }
-  ~DeviceBuffer() { release(); }
-  DeviceBuffer(DeviceBuffer&& other) noexcept
-      : data_(std::exchange(other.data_, nullptr)), count_(std::exchange(other.count_, 0)) {}
+  ~DeviceBuffer() {
+    if (data_ != nullptr) (void)hipFree(data_);
+  }
+  DeviceBuffer(DeviceBuffer&& other) noexcept { *this = std::move(other); }
+  /// Swaps: \p other, a temporary or a moved-from buffer, frees the old allocation.
   DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
-    if (this != &other) {
-      release();
-      data_ = std::exchange(other.data_, nullptr);
-      count_ = std::exchange(other.count_, 0);
-    }
+    std::swap(data_, other.data_);
+    std::swap(count_, other.count_);
     return *this;
   }
   DeviceBuffer(const DeviceBuffer&) = delete;
@@ -64,48 +63,6 @@ class DeviceBuffer {
   }
 
  private:
-  void release() noexcept {
-    if (data_ != nullptr) (void)hipFree(data_);
-    data_ = nullptr;
-  }
-  T* data_ = nullptr;
-  std::size_t count_ = 0;
-};
-
-/// Page-locked (pinned) host memory, needed for truly asynchronous copies. Move-only.
-template <class T>
-class PinnedBuffer {
- public:
-  PinnedBuffer() = default;
-  explicit PinnedBuffer(std::size_t count, unsigned int flags = hipHostMallocDefault)
-      : count_(count) {
-    if (count_ > 0) HIP_CHECK(hipHostMalloc(reinterpret_cast<void**>(&data_), bytes(), flags));
-  }
-  ~PinnedBuffer() { release(); }
-  PinnedBuffer(PinnedBuffer&& other) noexcept
-      : data_(std::exchange(other.data_, nullptr)), count_(std::exchange(other.count_, 0)) {}
-  PinnedBuffer& operator=(PinnedBuffer&& other) noexcept {
-    if (this != &other) {
-      release();
-      data_ = std::exchange(other.data_, nullptr);
-      count_ = std::exchange(other.count_, 0);
-    }
-    return *this;
-  }
-  PinnedBuffer(const PinnedBuffer&) = delete;
-  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
-
-  T* data() const noexcept { return data_; }
-  std::size_t size() const noexcept { return count_; }
-  std::size_t bytes() const noexcept { return count_ * sizeof(T); }
-  T& operator[](std::size_t i) noexcept { return data_[i]; }
-  const T& operator[](std::size_t i) const noexcept { return data_[i]; }
-
- private:
-  void release() noexcept {
-    if (data_ != nullptr) (void)hipHostFree(data_);
-    data_ = nullptr;
-  }
   T* data_ = nullptr;
   std::size_t count_ = 0;
 };

@@ -75,7 +75,7 @@ struct Outcome {
   bool timed_out = false;  ///< it ran past the time limit and was killed
   std::string output;      ///< everything it wrote to stdout and stderr
 
-  /// "exit 0", "exit 77", "killed by signal 11", "timed out after ...".
+  /// "exit 0", "exit 77", "killed by signal 11", "timed out (killed)".
   std::string status() const {
     if (timed_out) return "timed out (killed)";
     if (signal != 0) return "killed by signal " + std::to_string(signal);
@@ -94,7 +94,8 @@ class ChildProcess {
     int in_pipe[2] = {-1, -1};
     if (::pipe2(out_pipe, O_CLOEXEC) != 0) fail("pipe2");
     if (with_stdin && ::pipe2(in_pipe, O_CLOEXEC) != 0) {
-      close_pair(out_pipe);
+      ::close(out_pipe[0]);
+      ::close(out_pipe[1]);
       fail("pipe2");
     }
     posix_spawn_file_actions_t actions;
@@ -158,9 +159,7 @@ class ChildProcess {
 
   /// Next line of the child's output, or nothing at end of output or after \p timeout_s.
   std::optional<std::string> read_line(double timeout_s) {
-    const auto deadline = std::chrono::steady_clock::now() +
-                          std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                              std::chrono::duration<double>(timeout_s));
+    const auto deadline = deadline_in(timeout_s);
     for (;;) {
       const auto newline = pending_.find('\n');
       if (newline != std::string::npos) {
@@ -175,9 +174,7 @@ class ChildProcess {
   /// Reads the rest of the output until the child closes it or \p timeout_s passes (then
   /// the child is killed), reaps the child and says how it ended.
   Outcome finish(double timeout_s) {
-    const auto deadline = std::chrono::steady_clock::now() +
-                          std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                              std::chrono::duration<double>(timeout_s));
+    const auto deadline = deadline_in(timeout_s);
     close_input();
     Outcome outcome;
     while (read_some(deadline)) {
@@ -200,9 +197,10 @@ class ChildProcess {
   [[noreturn]] static void fail(const char* what) {
     throw std::runtime_error(std::string(what) + ": " + std::strerror(errno));
   }
-  static void close_pair(int fds[2]) {
-    ::close(fds[0]);
-    ::close(fds[1]);
+  static std::chrono::steady_clock::time_point deadline_in(double seconds) {
+    return std::chrono::steady_clock::now() +
+           std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+               std::chrono::duration<double>(seconds));
   }
 
   // Appends what the child wrote; false at end of output or at the deadline.
@@ -259,7 +257,6 @@ struct ChildRun {
   Outcome outcome;
   std::map<std::string, std::string> values;
 
-  bool has(const std::string& key) const { return values.count(key) > 0; }
   /// The value of \p key as a number; NaN when the child did not report it.
   double number(const std::string& key) const {
     const auto found = values.find(key);

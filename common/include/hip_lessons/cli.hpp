@@ -30,15 +30,13 @@ enum class BlockRule { kAnySize, kWholeWarps };
 
 /// The flags shared by every lesson.
 struct CommonOptions {
-  std::int64_t size = 0;     ///< --size: problem size in elements (each lesson says which)
-  int repeat = 20;           ///< --repeat: timed repetitions per measurement
-  std::uint64_t seed = 0;    ///< --seed: random-input seed (default: drawn, and printed)
-  int device = 0;            ///< --device: GPU index
-  std::string json_path;     ///< --json: write the report here
-  std::string trace_path;    ///< --trace: write the block trace here (lessons that trace)
-  bool check = false;        ///< --check: correctness run (what ctest's gpu test runs)
-  bool speed_check = false;  ///< --speed-check: timing-ratio run (ctest's speed test)
-  Mode mode = Mode::kTour;   ///< which of the three runs this is
+  std::int64_t size = 0;    ///< --size: problem size in elements (each lesson says which)
+  int repeat = 20;          ///< --repeat: timed repetitions per measurement
+  std::uint64_t seed = 0;   ///< --seed: random-input seed (default: drawn, and printed)
+  int device = 0;           ///< --device: GPU index
+  std::string json_path;    ///< --json: write the report here
+  std::string trace_path;   ///< --trace: write the block trace here (lessons that trace)
+  Mode mode = Mode::kTour;  ///< which of the three runs this is: --check, --speed-check or not
 
   /// Whether this run measures time (the tour and --speed-check; not --check).
   bool timed() const { return mode != Mode::kCheck; }
@@ -105,8 +103,6 @@ class LessonCli {
 
   const CommonOptions& options() const;
   const std::string& program() const;
-  /// The seed in use (from --seed, or drawn at parse time).
-  std::uint64_t seed() const { return options().seed; }
 
  private:
   struct Impl;

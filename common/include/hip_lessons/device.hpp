@@ -70,9 +70,7 @@ inline void require_device_index(int index) {
                     (suspects.empty() ? "" : "; " + suspects + " chooses which GPUs are visible") +
                     "; lesson01_env_check explains why");
   }
-  if (index < 0 || index >= count) {
-    throw no_such_device(index, count);
-  }
+  if (index < 0 || index >= count) throw no_such_device(index, count);
 }
 
 /// Makes device \p index current, after require_device_index().

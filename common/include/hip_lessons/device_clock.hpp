@@ -16,7 +16,9 @@
 #include <chrono>
 #include <optional>
 #include <thread>
+#include <utility>
 
+#include "hip_lessons/buffers.hpp"
 #include "hip_lessons/errors.hpp"
 #include "hip_lessons/hip_check.hpp"
 
@@ -61,29 +63,18 @@ constexpr std::optional<Attribute> wall_clock_rate_attribute(long) {
 /// few microseconds of launch latency in each reading are small against 20 ms.
 /// Throws SkipError when the clock does not advance (no constant-rate clock here).
 inline double calibrate_ticks_per_microsecond() {
-  long long* reading = nullptr;
-  HIP_CHECK(hipMalloc(reinterpret_cast<void**>(&reading), sizeof(long long)));
-  auto read_once = [&](long long& ticks, std::chrono::steady_clock::time_point& when) {
-    hipLaunchKernelGGL(read_constant_rate_clock<>, dim3(1), dim3(1), 0, nullptr, reading);
+  DeviceBuffer<long long> reading(1);
+  const auto read = [&] {
+    hipLaunchKernelGGL(read_constant_rate_clock<>, dim3(1), dim3(1), 0, nullptr, reading.data());
     HIP_CHECK_LAUNCH();
     HIP_CHECK(hipDeviceSynchronize());
-    when = std::chrono::steady_clock::now();
-    HIP_CHECK(hipMemcpy(&ticks, reading, sizeof ticks, hipMemcpyDeviceToHost));
+    const auto when = std::chrono::steady_clock::now();
+    return std::make_pair(reading.download()[0], when);
   };
-  long long first = 0;
-  long long second = 0;
-  std::chrono::steady_clock::time_point first_at;
-  std::chrono::steady_clock::time_point second_at;
-  try {
-    read_once(first, first_at);  // also loads the module, so the timed pair below is warm
-    read_once(first, first_at);
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    read_once(second, second_at);
-  } catch (...) {
-    (void)hipFree(reading);
-    throw;
-  }
-  HIP_CHECK(hipFree(reading));
+  read();  // loads the module, so the timed pair below is warm
+  const auto [first, first_at] = read();
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  const auto [second, second_at] = read();
   const double microseconds =
       std::chrono::duration<double, std::micro>(second_at - first_at).count();
   if (first < 0 || second <= first || microseconds <= 0.0) {

@@ -47,7 +47,7 @@ inline void check_cu(CUresult result, const char* call, const char* file, int li
     throw SkipError(format("{} reported {}: green contexts are not available on this GPU or set-up",
                            call, name));
   }
-  throw HipError(call, file, line, name, "CUDA driver call failed", static_cast<int>(result));
+  throw HipError(call, file, line, name, "CUDA driver call failed");
 }
 
 }  // namespace hip_lessons

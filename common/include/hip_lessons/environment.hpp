@@ -26,9 +26,9 @@ struct RuntimeVersion {
 };
 
 /// Orders versions: 5.4 < 5.5 < 7.2 < 7.11 < 10.0.
-bool operator<(RuntimeVersion a, RuntimeVersion b);
-/// Same major and minor.
-bool operator==(RuntimeVersion a, RuntimeVersion b);
+inline bool operator<(RuntimeVersion a, RuntimeVersion b) {
+  return a.major != b.major ? a.major < b.major : a.minor < b.minor;
+}
 
 /// Decodes what hipRuntimeGetVersion writes on a \p platform build: on AMD HIP_VERSION,
 /// major * 10^7 + minor * 10^5 + build (50221153 is 5.2); on NVIDIA the CUDA runtime's

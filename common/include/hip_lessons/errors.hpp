@@ -9,6 +9,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace hip_lessons {
 
@@ -35,16 +36,15 @@ class SkipError : public std::runtime_error {
 /// A HIP runtime call failed: which call, where, and the HIP error name and text.
 class HipError : public std::runtime_error {
  public:
-  HipError(std::string call, std::string file, int line, std::string error_name,
-           std::string error_text, int code);
-  const std::string& call() const noexcept { return call_; }
+  HipError(const std::string& call, const std::string& file, int line, std::string error_name,
+           const std::string& error_text)
+      : std::runtime_error(call + " failed at " + file + ":" + std::to_string(line) + ": " +
+                           error_name + " (" + error_text + ")"),
+        error_name_(std::move(error_name)) {}
   const std::string& error_name() const noexcept { return error_name_; }
-  int code() const noexcept { return code_; }
 
  private:
-  std::string call_;
   std::string error_name_;
-  int code_;
 };
 
 }  // namespace hip_lessons

@@ -36,36 +36,25 @@ std::string shortest(double value);
 
 namespace detail {
 
-/// One argument of format(), kept as its kind so the placeholder can choose the style.
+/// One argument of format(): its text for `{}`, and its value when it is a number.
 struct FormatArgument {
-  enum class Kind { kInteger, kUnsigned, kReal, kText } kind = Kind::kText;
-  std::int64_t integer = 0;
-  std::uint64_t unsigned_integer = 0;
-  double real = 0.0;
   std::string text;
+  std::optional<double> number;
 };
 
 template <class T>
 FormatArgument to_format_argument(const T& value) {
-  FormatArgument a;
   if constexpr (std::is_same_v<T, bool>) {
-    a.text = value ? "yes" : "no";
-  } else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
-    a.kind = FormatArgument::Kind::kInteger;
-    a.integer = value;
-  } else if constexpr (std::is_integral_v<T>) {
-    a.kind = FormatArgument::Kind::kUnsigned;
-    a.unsigned_integer = value;
-  } else if constexpr (std::is_floating_point_v<T>) {
-    a.kind = FormatArgument::Kind::kReal;
-    a.real = static_cast<double>(value);
+    return {value ? "yes" : "no", std::nullopt};
   } else if constexpr (std::is_enum_v<T>) {
-    a.kind = FormatArgument::Kind::kInteger;
-    a.integer = static_cast<std::int64_t>(value);
+    return to_format_argument(static_cast<std::int64_t>(value));
+  } else if constexpr (std::is_integral_v<T>) {
+    return {std::to_string(value), static_cast<double>(value)};
+  } else if constexpr (std::is_floating_point_v<T>) {
+    return {shortest(static_cast<double>(value)), static_cast<double>(value)};
   } else {
-    a.text = std::string(std::string_view(value));
+    return {std::string(std::string_view(value)), std::nullopt};
   }
-  return a;
 }
 
 std::string format_arguments(std::string_view pattern, const std::vector<FormatArgument>& args);

@@ -15,8 +15,7 @@ namespace hip_lessons {
 /// Throws HipError when \p result is not hipSuccess. Use through HIP_CHECK.
 inline void check_hip(hipError_t result, const char* call, const char* file, int line) {
   if (result != hipSuccess) {
-    throw HipError(call, file, line, hipGetErrorName(result), hipGetErrorString(result),
-                   static_cast<int>(result));
+    throw HipError(call, file, line, hipGetErrorName(result), hipGetErrorString(result));
   }
 }
 

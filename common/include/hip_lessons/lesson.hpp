@@ -31,10 +31,7 @@ struct Lesson {
 /// exit code: 0 when every check passed, 1 when a check or a HIP call failed, 2 for a
 /// UsageError, 77 for a SkipError. Then it writes --trace (every run kept in Lesson::traces)
 /// and --json. A --check run that set no summary gets one that counts its checks.
-/// A lesson that traces nothing may take just the Report.
 int run_lesson(LessonCli& cli, int argc, char** argv, const std::function<void(Lesson&)>& body,
-               EnvironmentWarnings warnings = EnvironmentWarnings::kPrint);
-int run_lesson(LessonCli& cli, int argc, char** argv, const std::function<void(Report&)>& body,
                EnvironmentWarnings warnings = EnvironmentWarnings::kPrint);
 
 }  // namespace hip_lessons

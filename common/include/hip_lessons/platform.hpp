@@ -14,6 +14,8 @@ enum class Platform { kAmd, kNvidia };
 Platform build_platform();
 
 /// "AMD" or "NVIDIA".
-const char* platform_name(Platform platform);
+inline const char* platform_name(Platform platform) {
+  return platform == Platform::kAmd ? "AMD" : "NVIDIA";
+}
 
 }  // namespace hip_lessons

@@ -24,7 +24,7 @@ namespace hip_lessons {
 /// Collects a lesson's results, prints them as they come, and writes them as JSON.
 class Report {
  public:
-  /// \p mode decides what speed() does: enforce under Mode::kSpeedCheck, show otherwise.
+  /// \p mode decides what a speed entry does: enforce under Mode::kSpeedCheck, show otherwise.
   explicit Report(std::string lesson, std::ostream& out, Mode mode = Mode::kTour);
   ~Report();
   Report(const Report&) = delete;
@@ -41,46 +41,33 @@ class Report {
   /// Prints and records everything one step of the lesson found, in the order the step
   /// recorded it, under the step's heading. Under --check only the heading, the checks and
   /// the skips are printed (nothing was timed); the JSON file gets everything in every mode.
+  ///
+  /// A speed entry is a check under --speed-check ("speed   ok    name = 1.04 (needs >=
+  /// 0.75)"), counted as a failure when it misses; in the tour the same line says what the
+  /// speed test needs, and nothing fails. Either way the JSON records the ratio, the threshold
+  /// and whether it was enforced. A skip prints "check   skip  <name>: <reason>" and is
+  /// recorded as skipped (passed: null), neither a pass nor a failure.
+  ///
+  /// A schedule check (StepResult::schedule_check()) needs kernels or blocks to run at the
+  /// same time (an overlap, a residency). compute-sanitizer's instrumentation changes how
+  /// kernels overlap, so its tests set HIP_LESSONS_SCHEDULE_CHECKS=show: such a check is then
+  /// printed and recorded ("check   -     ..."), but a miss is not a failure. Without that
+  /// setting it is a check like any other.
   void step(const StepResult& result);
 
   /// Records a fact about the run (device name, seed, sizes) for the JSON file.
   /// Integers stay integers in the JSON, text stays text, an empty optional is null.
   void fact(const std::string& key, const Cell& value);
-  /// Records several facts, e.g. Device::facts().
-  void facts(const std::vector<Fact>& facts);
-
-  /// Prints \p figure's title (wrapped) and its text.
-  void figure(const Figure& figure);
 
   /// Prints \p table and keeps it, with typed values, for the JSON file under its name.
   void table(const ResultTable& table);
 
-  /// Records a numeric measurement (e.g. "best_bandwidth_tbps").
-  void measurement(const std::string& key, double value);
-
   /// Records a correctness check; prints "check   ok   <name>" or "check   FAIL <name>: ...".
   bool check(const std::string& name, bool passed, const std::string& detail = "");
-
-  /// A check of what a block trace shows that needs kernels or blocks to run at the same time
-  /// (an overlap, a residency). compute-sanitizer's instrumentation changes how kernels overlap,
-  /// so its tests set HIP_LESSONS_SCHEDULE_CHECKS=show: such a check is then printed and
-  /// recorded ("check   -     ..."), but a miss is not a failure. Without that setting it is a
-  /// check like any other.
-  bool concurrency_check(const std::string& name, bool passed, const std::string& detail);
-
-  /// A check that cannot be made here: prints "check   skip  <name>: <reason>" and records it
-  /// in the JSON's checks as skipped (passed: null). It is neither a pass nor a failure.
-  void skip(const std::string& name, const std::string& reason);
 
   /// Records a comparison against a host reference; prints the first mismatch on failure.
   bool check_match(const std::string& name, const std::optional<Mismatch>& mismatch,
                    std::size_t count);
-
-  /// Reports \p ratio against the declared \p check. Under --speed-check it is a check
-  /// ("speed   ok    name = 1.04 (needs >= 0.75)"), counted as a failure when it misses;
-  /// in the tour the same line says what the speed test needs, and nothing fails. Either way
-  /// the JSON records the ratio, the threshold and whether it was enforced.
-  bool speed(const SpeedCheck& check, double ratio);
 
   /// The one-line result shown by the lesson tour's summary table.
   void summary(const std::string& text);
@@ -95,6 +82,8 @@ class Report {
 
  private:
   void record_table(const ResultTable& table);  // for the JSON file, without printing
+  void schedule_check(const std::string& name, bool passed, const std::string& detail);
+  void speed(const SpeedCheck& check, double ratio);
   struct Data;
   std::unique_ptr<Data> data_;
   std::ostream& out_;

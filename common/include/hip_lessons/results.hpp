@@ -54,9 +54,6 @@ class Cell {
   }
 
   const Value& value() const { return value_; }
-  bool is_number() const {
-    return std::holds_alternative<std::int64_t>(value_) || std::holds_alternative<double>(value_);
-  }
   /// The value as the terminal shows it in \p column.
   std::string text(const Column& column) const;
 
@@ -80,7 +77,6 @@ class ResultTable {
   void print(std::ostream& out, std::size_t max_width = kTextWidth) const;
 
   const std::string& name() const { return name_; }
-  const std::string& title() const { return title_; }
   const std::vector<Column>& columns() const { return columns_; }
   const std::vector<std::vector<Cell>>& rows() const { return rows_; }
 

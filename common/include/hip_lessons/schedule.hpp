@@ -81,8 +81,8 @@ class Schedule {
   std::optional<std::vector<TracedLaunch>> first_overlap_above(int limit) const;
   /// For each unit, the most blocks it ran at one moment.
   std::map<unsigned, int> peak_blocks_per_unit() const;
-  /// The units that ran at least one block of \p launch (every launch when omitted).
-  std::set<unsigned> units(std::optional<int> launch = std::nullopt) const;
+  /// The units that ran at least one block.
+  std::set<unsigned> units() const;
   /// The device-clock reading of time 0, in nanoseconds (NVIDIA: %globaltimer; AMD:
   /// s_memrealtime converted at its rate); nothing when the blocks were already relative.
   std::optional<std::int64_t> device_clock_origin_ns() const { return origin_ns_; }

@@ -4,7 +4,7 @@
 /// A lesson declares each timing ratio it checks with the threshold its build was configured
 /// with (the CMake cache variable HIP_LESSONS_<NAME>, passed to the compiler as a macro of the
 /// same name). LessonCli turns the declaration into a command-line flag whose default is that
-/// number, and Report::speed() reports the measured ratio against it: a check under
+/// number, and Report::step() reports the measured ratio against it: a check under
 /// --speed-check, a "the speed test needs ..." line in the tour. So `--help`, ctest and the
 /// printed requirement always show the same number.
 #pragma once

@@ -32,7 +32,7 @@ class StepResult {
     kTable,        ///< a table of typed values
     kFigure,       ///< a timeline
     kCheck,        ///< a correctness check
-    kSchedule,     ///< a check of what a block trace shows (see Report::concurrency_check())
+    kSchedule,     ///< a check of what a block trace shows (see Report::step())
     kSkip,         ///< a check that cannot be made here, with the reason
     kSpeed,        ///< a declared speed check and its measured ratio
     kMeasurement,  ///< a number for the JSON file
@@ -41,61 +41,95 @@ class StepResult {
   /// One entry; which fields are used depends on its kind.
   struct Entry {
     Kind kind = Kind::kNote;
-    std::string name;    ///< the check, fact or measurement name; a note's text
-    std::string detail;  ///< a check's detail, a skip's reason
+    std::string name{};    ///< the check, fact or measurement name; a note's text
+    std::string detail{};  ///< a check's detail, a skip's reason
     bool passed = false;
     double value = 0.0;  ///< a speed ratio or a measurement
-    Cell cell;           ///< a fact's value
-    std::optional<ResultTable> table;
-    std::optional<Figure> figure;
-    std::optional<SpeedCheck> speed;
+    Cell cell{};         ///< a fact's value
+    std::optional<ResultTable> table{};
+    std::optional<Figure> figure{};
+    std::optional<SpeedCheck> speed{};
   };
 
   /// \p heading names the step as main.hip and the README number it: "2. One-block kernels".
   explicit StepResult(std::string heading) : heading_(std::move(heading)) {}
 
   /// A sentence (or lines) of the story, printed wrapped at 100 columns.
-  StepResult& note(std::string text);
+  StepResult& note(std::string text) { return add({Kind::kNote, std::move(text)}); }
   /// A fact for the JSON file (not printed).
-  StepResult& fact(std::string key, Cell value);
+  StepResult& fact(std::string key, Cell value) {
+    return add({Kind::kFact, std::move(key), "", false, 0.0, std::move(value)});
+  }
   /// Facts for the JSON file, e.g. Device::facts().
-  StepResult& facts(const std::vector<Fact>& facts);
+  StepResult& facts(const std::vector<Fact>& facts) {
+    for (const Fact& f : facts) fact(f.key, f.value);
+    return *this;
+  }
   /// A table, printed aligned and kept with typed values for the JSON file.
-  StepResult& table(ResultTable table);
+  StepResult& table(ResultTable table) {
+    return add({Kind::kTable, table.name(), "", false, 0.0, {}, std::move(table)});
+  }
   /// A timeline or another text picture.
-  StepResult& figure(Figure figure);
+  StepResult& figure(Figure figure) {
+    return add({Kind::kFigure, figure.title, "", false, 0.0, {}, std::nullopt, std::move(figure)});
+  }
   /// A correctness check: passed or not, and what was seen.
-  StepResult& check(std::string name, bool passed, std::string detail = "");
+  StepResult& check(std::string name, bool passed, std::string detail = "") {
+    return add({Kind::kCheck, std::move(name), std::move(detail), passed});
+  }
   /// A comparison with a host reference: every element of \p count matched, or the first
   /// mismatch.
   StepResult& check_match(std::string name, const std::optional<Mismatch>& mismatch,
-                          std::size_t count);
+                          std::size_t count) {
+    return check(std::move(name), !mismatch,
+                 mismatch ? describe(*mismatch, count) : std::to_string(count) + " elements match");
+  }
   /// A check of a block trace that needs kernels or blocks to run at the same time (see
-  /// Report::concurrency_check(): shown, not enforced, under compute-sanitizer).
-  StepResult& schedule_check(std::string name, bool passed, std::string detail);
+  /// Report::step(): shown, not enforced, under compute-sanitizer).
+  StepResult& schedule_check(std::string name, bool passed, std::string detail) {
+    return add({Kind::kSchedule, std::move(name), std::move(detail), passed});
+  }
   /// A check that cannot be made on this platform or device, with the reason. Never a pass:
   /// the JSON file records it as skipped.
-  StepResult& skip(std::string name, std::string reason);
+  StepResult& skip(std::string name, std::string reason) {
+    return add({Kind::kSkip, std::move(name), std::move(reason)});
+  }
   /// A declared speed check and the ratio measured in this run; nothing when the run was not
   /// timed (\p ratio empty, as under --check).
-  StepResult& speed(const SpeedCheck& check, std::optional<double> ratio);
+  StepResult& speed(const SpeedCheck& check, std::optional<double> ratio) {
+    if (!ratio) return *this;
+    return add(
+        {Kind::kSpeed, check.name, "", false, *ratio, {}, std::nullopt, std::nullopt, check});
+  }
   /// A number for the JSON file's measurements; nothing when \p value is empty.
-  StepResult& measurement(std::string key, std::optional<double> value);
+  StepResult& measurement(std::string key, std::optional<double> value) {
+    return value ? add({Kind::kMeasurement, std::move(key), "", false, *value}) : *this;
+  }
   /// The lesson's one-line result for the tour's summary table (the last one recorded wins).
-  StepResult& summary(std::string text);
+  StepResult& summary(std::string text) {
+    summary_ = std::move(text);
+    return *this;
+  }
 
   const std::string& heading() const { return heading_; }
   const std::vector<Entry>& entries() const { return entries_; }
   const std::optional<std::string>& summary() const { return summary_; }
 
  private:
-  Entry& add(Kind kind, std::string name);
+  StepResult& add(Entry entry) {
+    entries_.push_back(std::move(entry));
+    return *this;
+  }
   std::string heading_;
   std::vector<Entry> entries_;
   std::optional<std::string> summary_;
 };
 
 /// \p numerator / \p denominator when both were measured (an untimed run gives nothing).
-std::optional<double> ratio(std::optional<double> numerator, std::optional<double> denominator);
+inline std::optional<double> ratio(std::optional<double> numerator,
+                                   std::optional<double> denominator) {
+  if (!numerator || !denominator) return std::nullopt;
+  return *numerator / *denominator;
+}
 
 }  // namespace hip_lessons

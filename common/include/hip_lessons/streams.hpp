@@ -13,22 +13,15 @@
 
 namespace hip_lessons {
 
-/// A HIP event, destroyed with its owner. Move-only.
+/// A HIP event, destroyed with its owner.
 class GpuEvent {
  public:
-  explicit GpuEvent(unsigned int flags = hipEventDefault) {
-    HIP_CHECK(hipEventCreateWithFlags(&event_, flags));
-  }
-  ~GpuEvent() {
-    if (event_ != nullptr) (void)hipEventDestroy(event_);
-  }
-  GpuEvent(GpuEvent&& other) noexcept : event_(std::exchange(other.event_, nullptr)) {}
-  GpuEvent& operator=(GpuEvent&&) = delete;
+  GpuEvent() { HIP_CHECK(hipEventCreateWithFlags(&event_, hipEventDefault)); }
+  ~GpuEvent() { (void)hipEventDestroy(event_); }
   GpuEvent(const GpuEvent&) = delete;
   GpuEvent& operator=(const GpuEvent&) = delete;
 
-  hipEvent_t get() const noexcept { return event_; }
-  void record(hipStream_t stream = nullptr) { HIP_CHECK(hipEventRecord(event_, stream)); }
+  void record(hipStream_t stream) { HIP_CHECK(hipEventRecord(event_, stream)); }
   void synchronize() { HIP_CHECK(hipEventSynchronize(event_)); }
   /// Milliseconds from \p start to this event; both must have completed.
   float milliseconds_since(const GpuEvent& start) const {
@@ -41,16 +34,11 @@ class GpuEvent {
   hipEvent_t event_ = nullptr;
 };
 
-/// A stream created and destroyed with its owner (non-blocking by default, so it never
-/// synchronizes implicitly with the legacy default stream). Move-only.
+/// A non-blocking stream (it never synchronizes implicitly with the legacy default stream),
+/// created and destroyed with its owner. Move-only.
 class GpuStream {
  public:
-  explicit GpuStream(unsigned int flags = hipStreamNonBlocking) {
-    HIP_CHECK(hipStreamCreateWithFlags(&stream_, flags));
-  }
-  GpuStream(unsigned int flags, int priority) {
-    HIP_CHECK(hipStreamCreateWithPriority(&stream_, flags, priority));
-  }
+  GpuStream() { HIP_CHECK(hipStreamCreateWithFlags(&stream_, hipStreamNonBlocking)); }
   ~GpuStream() {
     if (stream_ != nullptr) (void)hipStreamDestroy(stream_);
   }
@@ -59,9 +47,7 @@ class GpuStream {
   GpuStream(const GpuStream&) = delete;
   GpuStream& operator=(const GpuStream&) = delete;
 
-  hipStream_t get() const noexcept { return stream_; }
   operator hipStream_t() const noexcept { return stream_; }  // NOLINT: reads like a stream
-  void synchronize() { HIP_CHECK(hipStreamSynchronize(stream_)); }
 
  private:
   hipStream_t stream_ = nullptr;

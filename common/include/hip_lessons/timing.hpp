@@ -1,5 +1,5 @@
 /// \file timing.hpp
-/// \brief Event timing with warm-up and repeats, giving min/median/max.
+/// \brief Event timing with warm-up and repeats, giving the median.
 ///
 /// GPU work is asynchronous, so host clocks around a launch measure the launch, not the
 /// kernel. Events recorded into the stream bracket the device work itself. Warm-up runs
@@ -46,23 +46,6 @@ Stats time_on_stream(hipStream_t stream, const TimingPlan& plan, Work&& enqueue_
   return summarize(std::move(samples));
 }
 
-/// Times \p work_and_wait with the host clock; the callable must itself wait for the GPU
-/// (for work spread over several streams, or to include launch and synchronize costs).
-/// Returns milliseconds per repeat.
-template <class Work>
-Stats time_wall(const TimingPlan& plan, Work&& work_and_wait) {
-  for (int i = 0; i < plan.warmup; ++i) work_and_wait();
-  std::vector<double> samples;
-  samples.reserve(static_cast<std::size_t>(plan.repeats));
-  for (int i = 0; i < plan.repeats; ++i) {
-    const auto begin = std::chrono::steady_clock::now();
-    work_and_wait();
-    const auto end = std::chrono::steady_clock::now();
-    samples.push_back(std::chrono::duration<double, std::milli>(end - begin).count());
-  }
-  return summarize(std::move(samples));
-}
-
 /// How a lesson runs each workload in its mode: timed in the tour and under --speed-check
 /// (warm-up, then the median of --repeat event-timed repeats), once and waited for under
 /// --check, which measures nothing. The lesson's steps are the same code in every mode: what
@@ -90,13 +73,25 @@ class RunOrTime {
     return std::nullopt;
   }
 
-  /// Runs \p work_and_wait (which itself waits for the GPU) and returns the median
-  /// milliseconds by the host clock; under --check runs it once and returns nothing.
+  /// Runs \p work_and_wait (which itself waits for the GPU: work spread over several
+  /// streams, or launch and synchronize costs included) and returns the median milliseconds
+  /// by the host clock; under --check runs it once and returns nothing.
   template <class Work>
   std::optional<double> wall(Work&& work_and_wait) const {
-    if (plan_) return time_wall(*plan_, work_and_wait).median;
-    work_and_wait();
-    return std::nullopt;
+    if (!plan_) {
+      work_and_wait();
+      return std::nullopt;
+    }
+    for (int i = 0; i < plan_->warmup; ++i) work_and_wait();
+    std::vector<double> samples;
+    for (int i = 0; i < plan_->repeats; ++i) {
+      const auto begin = std::chrono::steady_clock::now();
+      work_and_wait();
+      samples.push_back(
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin)
+              .count());
+    }
+    return summarize(std::move(samples)).median;
   }
 
  private:

@@ -19,7 +19,9 @@ namespace hip_lessons {
 class TraceFile {
  public:
   /// Keeps \p schedule under the name \p run (the Perfetto process names start with it).
-  void keep(std::string run, Schedule schedule);
+  void keep(std::string run, Schedule schedule) {
+    runs_.emplace_back(std::move(run), std::move(schedule));
+  }
   const std::vector<std::pair<std::string, Schedule>>& runs() const { return runs_; }
   /// Writes every kept run to \p path (chrome_trace_json(); "-" is standard output). Throws
   /// std::runtime_error naming the path and the reason when the write fails.
