@@ -287,7 +287,8 @@ inline Outcome run_tenants(const std::vector<std::string>& args,
   o.aggressor.outcome = aggressor->finish(300.0);
   o.aggressor.outcome.output = aggressor_said + o.aggressor.outcome.output;
   o.aggressor.values = hl::parse_result(o.aggressor.outcome.output);
-  o.moment = parse_block_lines(o.victim.outcome.output + o.aggressor.outcome.output);
+  o.moment = parse_block_lines(o.victim.outcome.output);  // each output read as its own lines
+  for (const TenantBlock& b : parse_block_lines(o.aggressor.outcome.output)) o.moment.push_back(b);
   return o;
 }
 
