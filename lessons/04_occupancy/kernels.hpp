@@ -45,13 +45,14 @@ __device__ void grid_stride(std::size_t n, hl::BlockTrace trace, Element element
   timer.stop();
 }
 
-// STREAM triad a = b + s * c: two loads and one store per element, almost no arithmetic, so its
+// Every kernel takes (x, c, y, n, trace); only the triad reads c.
+// STREAM triad y = x + s * c: two loads and one store per element, almost no arithmetic, so its
 // speed is the number of memory requests in flight, i.e. of resident threads.
-__global__ void triad(const float* b, const float* c, float* a, float s, std::size_t n,
-                      hl::BlockTrace trace) {
-  grid_stride(n, trace, [=](std::size_t i) { a[i] = fmaf(s, c[i], b[i]); });
-}
 constexpr float kTriadScalar = 0.5f;
+__global__ void triad(const float* x, const float* c, float* y, std::size_t n,
+                      hl::BlockTrace trace) {
+  grid_stride(n, trace, [=](std::size_t i) { y[i] = fmaf(kTriadScalar, c[i], x[i]); });
+}
 
 // 1024 dependent FMAs: each waits for the previous one, so the CU stays busy only if enough
 // other warps are resident to issue meanwhile. The values converge towards 1 (normal numbers).
@@ -61,7 +62,8 @@ __host__ __device__ inline float fma_chain(float v) {
   for (int k = 0; k < kChainLength; ++k) v = fmaf(v, 0.999f, 0.001f);
   return v;
 }
-__global__ void fma_chain_kernel(const float* x, float* y, std::size_t n, hl::BlockTrace trace) {
+__global__ void fma_chain_kernel(const float* x, const float*, float* y, std::size_t n,
+                                 hl::BlockTrace trace) {
   grid_stride(n, trace, [=](std::size_t i) { y[i] = fma_chain(x[i]); });
 }
 
@@ -93,32 +95,29 @@ constexpr int kLaunchBoundsHint = 8;  // 512 VGPRs / 8 waves on gfx90a
 constexpr int kLaunchBoundsHint = 4;  // 65536 registers / (4 blocks x 256 threads)
 #endif
 // The same body twice: registers chosen freely, and capped by launch bounds (spilling the rest).
-__global__ void registers_unbounded(const float* x, float* y, std::size_t n, hl::BlockTrace trace) {
+__global__ void registers_unbounded(const float* x, const float*, float* y, std::size_t n,
+                                    hl::BlockTrace trace) {
   grid_stride(n, trace, [=](std::size_t i) { y[i] = many_live_values(x[i]); });
 }
 __global__ void __launch_bounds__(kBoundedBlock, kLaunchBoundsHint)
-    registers_bounded(const float* x, float* y, std::size_t n, hl::BlockTrace trace) {
+    registers_bounded(const float* x, const float*, float* y, std::size_t n, hl::BlockTrace trace) {
   grid_stride(n, trace, [=](std::size_t i) { y[i] = many_live_values(x[i]); });
 }
 //! [launch_bounds]
 
-/// The kernels of this lesson: the triad reads x and c, the others map x to y.
+/// The kernels of this lesson, in the order of kEntries and kNames.
 enum class Kernel { kTriad, kFmaChain, kRegistersUnbounded, kRegistersBounded };
 inline constexpr Kernel kKernels[] = {Kernel::kTriad, Kernel::kFmaChain,
                                       Kernel::kRegistersUnbounded, Kernel::kRegistersBounded};
+using Entry = void (*)(const float*, const float*, float*, std::size_t, hl::BlockTrace);
+inline const Entry kEntries[] = {triad, fma_chain_kernel, registers_unbounded, registers_bounded};
+inline const char* const kNames[] = {"triad", "fma_chain", "registers_unbounded",
+                                     "registers_bounded"};
 
-inline const char* name(Kernel kernel) {
-  const char* const names[] = {"triad", "fma_chain", "registers_unbounded", "registers_bounded"};
-  return names[static_cast<int>(kernel)];
-}
-
+inline const char* name(Kernel kernel) { return kNames[static_cast<int>(kernel)]; }
 /// Host address of a kernel, as the attribute and occupancy queries take it.
 inline const void* address(Kernel kernel) {
-  const void* const addresses[] = {reinterpret_cast<const void*>(triad),
-                                   reinterpret_cast<const void*>(fma_chain_kernel),
-                                   reinterpret_cast<const void*>(registers_unbounded),
-                                   reinterpret_cast<const void*>(registers_bounded)};
-  return addresses[static_cast<int>(kernel)];
+  return reinterpret_cast<const void*>(kEntries[static_cast<int>(kernel)]);
 }
 
 /// TB/s of the triad (2 loads, 1 store), TFLOP/s of the FMA chain (an FMA is 2 FLOP).
@@ -131,15 +130,8 @@ inline std::optional<double> rate(Kernel kernel, std::size_t n, std::optional<do
 inline void launch(Kernel kernel, unsigned int grid, unsigned int block, std::size_t dynamic_shared,
                    hipStream_t stream, const float* x, const float* c, float* y, std::size_t n,
                    hl::BlockTrace trace = {}) {
-  const dim3 g(grid), b(block);
-  if (kernel == Kernel::kTriad)
-    hipLaunchKernelGGL(triad, g, b, dynamic_shared, stream, x, c, y, kTriadScalar, n, trace);
-  else if (kernel == Kernel::kFmaChain)
-    hipLaunchKernelGGL(fma_chain_kernel, g, b, dynamic_shared, stream, x, y, n, trace);
-  else if (kernel == Kernel::kRegistersUnbounded)
-    hipLaunchKernelGGL(registers_unbounded, g, b, dynamic_shared, stream, x, y, n, trace);
-  else
-    hipLaunchKernelGGL(registers_bounded, g, b, dynamic_shared, stream, x, y, n, trace);
+  hipLaunchKernelGGL(kEntries[static_cast<int>(kernel)], dim3(grid), dim3(block), dynamic_shared,
+                     stream, x, c, y, n, trace);
   HIP_CHECK_LAUNCH();
 }
 

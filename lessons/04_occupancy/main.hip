@@ -275,14 +275,13 @@ hl::StepResult trace_residency(hl::TraceFile& traces, const Sizing& s, occupancy
     int measured = 0;  // the most blocks one unit held at once
     for (const auto& [unit, most] : schedule.peak_blocks_per_unit())
       measured = std::max(measured, most);
-    if (s.limits.arch.rfind("gfx1", 0) == 0) {
+    if (s.limits.arch.rfind("gfx1", 0) == 0)
       step.skip(check,
                 "on RDNA __smid() names a WGP (two CUs) unless built in CU mode, and "
                 "GPU_ENABLE_WGP_MODE changes the CUs and slots the API counts");
-    } else {
+    else
       step.schedule_check(check, measured == predicted,
                           hl::format("predicted {}, measured {}", predicted, measured));
-    }
     if (kernel == Kernel::kTriad && waves == 1 && traced_ms)  // the same launch, untraced
       step.speed(overhead, *traced_ms / *p.run(step, kernel, grid, s.block));
   }

@@ -25,6 +25,8 @@
 
 namespace occupancy {
 
+namespace hl = hip_lessons;
+
 /// A budget that does not limit the block count.
 constexpr int kUnlimited = INT_MAX;
 
@@ -189,7 +191,6 @@ inline int compiler_waves_per_simd(const AmdArch& a, const KernelResources& k) {
 
 /// Workgroups of \p block threads the hardware keeps resident on one CU (WGP), by the
 /// compiler's rules: waves per SIMD from the registers, LDS per CU, and the workgroup cap.
-/// Compare with Calculator::predict, which answers what the HIP runtime says.
 inline int hardware_blocks_per_cu(const AmdArch& a, const KernelResources& k, int block) {
   const int waves_per_block = ceil_div(block, a.wave_size);
   const int waves = std::min(waves_by_vgprs(a, unified_vgprs(a, k)), waves_by_sgprs(a, k.sgprs));
@@ -200,22 +201,20 @@ inline int hardware_blocks_per_cu(const AmdArch& a, const KernelResources& k, in
 }
 
 /// The runtime's answers (hipOccupancy*): NVIDIA sm_90 as CUDA 13.0's cuda_occupancy.h computes
-/// them; AMD (kAmdArchs) as the HIP runtime's hip_platform.cpp does, which differs from the
-/// compiler's and hardware's model where kAmdArchs' last two fields say.
+/// them; AMD (kAmdArchs) as the HIP runtime's hip_platform.cpp does.
 class Calculator {
  public:
-  // Which vendor's rules apply: a binary uses the rules of the platform it was built for; the
-  // unit test asks for each explicitly, so both models are tested on either build.
-  explicit Calculator(const Limits& limits,
-                      hip_lessons::Platform platform = hip_lessons::build_platform())
+  // A binary uses the rules of the platform it was built for; the unit test asks for each
+  // explicitly, so both models are tested on either build.
+  explicit Calculator(const Limits& limits, hl::Platform platform = hl::build_platform())
       : l_(limits) {
-    if (platform == hip_lessons::Platform::kAmd) {
+    if (platform == hl::Platform::kAmd) {
       amd_ = amd_arch(l_.arch);
       if (amd_ == nullptr) {
         why_not_ = l_.arch + " is not in the calculator's kAmdArchs: its rules were not checked";
       } else if (l_.warp_size != amd_->wave_size) {
-        why_not_ = hip_lessons::format("{} runs {}-thread wavefronts here; the model is for {}",
-                                       l_.arch, l_.warp_size, amd_->wave_size);
+        why_not_ = hl::format("{} runs {}-thread wavefronts here; the model is for {}", l_.arch,
+                              l_.warp_size, amd_->wave_size);
         amd_ = nullptr;
       }
     } else if (l_.major != 9 || l_.minor != 0) {
@@ -309,16 +308,13 @@ class Calculator {
   }
 
   // AMD as the HIP runtime models it (hip_platform.cpp, ihipOccupancyMaxActiveBlocksPer-
-  // Multiprocessor): SIMDs x waves per SIMD x wave size threads per CU, where waves per SIMD is
-  // the smallest of the runtime's cap (8 on gfx9, 16 on gfx10+), the VGPR file over the
-  // kernel's .vgpr_count rounded to the granule, and on gfx9 800 SGPRs over the SGPR count
-  // rounded to 16 (not the compiler's table: waves_by_sgprs); then as many blocks as fit in
-  // those threads, and in the group segment's LDS. No workgroup cap. numRegs (= .vgpr_count)
-  // already holds the AGPRs on gfx90a and later.
+  // Multiprocessor). numRegs (= .vgpr_count) already holds the AGPRs on gfx90a and later.
   static KernelResources resources(const hipFuncAttributes& a) {
     return {0, a.numRegs, 0, a.sharedSizeBytes, a.maxThreadsPerBlock};
   }
-  // Waves per SIMD the registers allow in the runtime's count (kUnlimited when nothing is known).
+  // Waves per SIMD the registers allow in the runtime's count (kUnlimited when nothing is known):
+  // the VGPR file over .vgpr_count rounded to the granule; on gfx9 800 SGPRs over the SGPR count
+  // rounded to 16 (not the compiler's table: waves_by_sgprs).
   int hip_register_waves(const KernelResources& k) const {
     const int vgprs = unified_vgprs(*amd_, k);
     int waves = kUnlimited;
