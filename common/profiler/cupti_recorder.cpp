@@ -146,9 +146,8 @@ std::string failure(const char* call, CUptiResult result) {
 }
 
 // Flushes CUPTI's buffers (also those of kernels still being recorded) and returns this
-// process's records as JSON text. buffer_completed() takes the lock, so it is not held while
-// flushing.
-std::string own_records() {
+// process's records. buffer_completed() takes the lock, so it is not held while flushing.
+hl::ProfilerCapture own_records() {
   Recorder& r = recorder();
   bool enabled = false;
   {
@@ -166,7 +165,7 @@ std::string own_records() {
   // CUPTI's own clock (when it refused steady_clock) is CLOCK_REALTIME: no difference.
   r.capture.realtime_minus_host_clock_ns =
       r.capture.host_clock == hl::kSteadyHostClock ? realtime_now_ns() - steady_now_ns() : 0;
-  return hl::profiler_capture_to_json(r.capture);
+  return r.capture;
 }
 
 // The folder for child processes' records: the inherited one, or (the first recorder of the
@@ -200,7 +199,7 @@ void at_exit() {
     std::filesystem::remove_all(r.children, error);
     return;
   }
-  const std::string text = own_records();
+  const std::string text = hl::profiler_capture_to_json(own_records());
   const auto file = r.children / (std::to_string(::getpid()) + ".json");
   const auto partial = r.children / (std::to_string(::getpid()) + ".partial");
   std::ofstream(partial) << text;
@@ -211,8 +210,8 @@ void at_exit() {
   }
 }
 
-// Adds the records the children left in r.children (in pid order) to \p capture.
-void add_children(const Recorder& r, hl::ProfilerCapture& capture) {
+// \p capture with the records the children left in r.children added (in pid order).
+hl::ProfilerCapture with_children(const Recorder& r, hl::ProfilerCapture capture) {
   std::vector<std::pair<std::int64_t, std::filesystem::path>> files;
   std::error_code error;
   for (const auto& entry : std::filesystem::directory_iterator(r.children, error)) {
@@ -235,6 +234,7 @@ void add_children(const Recorder& r, hl::ProfilerCapture& capture) {
     }
     hl::add_child_capture(capture, ::getpid(), child, pid);
   }
+  return capture;
 }
 
 }  // namespace
@@ -284,19 +284,18 @@ extern "C" __attribute__((visibility("default"))) const char* hip_lessons_profil
     void) {
   // The lesson calls this after its traced runs were synchronized (and its children have
   // exited), so their records are complete.
-  const std::string own = own_records();
+  hl::ProfilerCapture capture = own_records();
   Recorder& r = recorder();
   const std::lock_guard<std::mutex> lock(r.mutex);
-  r.handed_over = own;
   if (r.first) {
     try {
-      hl::ProfilerCapture capture = hl::profiler_capture_from_json(own);
-      add_children(r, capture);
-      r.handed_over = hl::profiler_capture_to_json(capture);
+      // By copy: when adding the children's records fails, this process's are handed over.
+      capture = with_children(r, capture);
     } catch (const std::exception& error) {
       std::fprintf(stderr, "hip_lessons CUPTI recorder: child processes' records left out: %s\n",
                    error.what());
     }
   }
+  r.handed_over = hl::profiler_capture_to_json(capture);
   return r.handed_over.c_str();
 }

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <climits>
 #include <cstdlib>
 #include <sstream>
 #include <utility>
@@ -18,6 +20,14 @@ namespace {
 // shares a queue (both changed in ROCm 5.5; see check_empty_hip_device_list, check_hw_queues).
 constexpr RuntimeVersion kHip55{5, 5};
 constexpr Platform kAmd = Platform::kAmd;
+
+// The pieces between separators; a trailing separator adds no empty piece (as ROCr's split()).
+std::vector<std::string> split(const std::string& text, char separator) {
+  std::vector<std::string> pieces;
+  std::stringstream in(text);
+  for (std::string piece; std::getline(in, piece, separator);) pieces.push_back(piece);
+  return pieces;
+}
 
 bool is_unsigned_integer(const std::string& text) {
   return !text.empty() && text.size() <= 9 &&
@@ -45,20 +55,12 @@ std::optional<std::string> check_global_cu_mask(const std::string& value) {
 
 // What C's atoi() makes of \p text, as HIP's flag parser reads every integer flag
 // (ROCm/clr rocclr/utils/flags.cpp, Flag::setValue): leading blanks and one sign, then the
-// leading digits; anything else stops it, so "abc" is 0 and "8abc" is 8. Returns nothing when
-// the digits overflow an int, where atoi's result is undefined.
+// leading digits, as strtoll reads them; anything else stops it, so "abc" is 0 and "8abc" is 8.
+// Returns nothing when the number overflows an int, where atoi's result is undefined.
 std::optional<long long> atoi_reading(const std::string& text) {
-  std::size_t i = 0;
-  while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
-  bool negative = false;
-  if (i < text.size() && (text[i] == '+' || text[i] == '-')) negative = text[i++] == '-';
-  long long value = 0;
-  for (; i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])); ++i) {
-    value = value * 10 + (text[i] - '0');
-    if (value > 2147483648LL) return std::nullopt;
-  }
-  if (negative) value = -value;
-  if (value > 2147483647LL) return std::nullopt;
+  errno = 0;
+  const long long value = std::strtoll(text.c_str(), nullptr, 10);
+  if (errno == ERANGE || value < INT_MIN || value > INT_MAX) return std::nullopt;
   return value;
 }
 
@@ -74,24 +76,22 @@ std::optional<std::string> check_hw_queues(const std::string& value,
   const auto read = atoi_reading(value);
   if (plain && read && *read > 0) return std::nullopt;
   const std::string what =
-      plain ? "'" + value + "' is not a positive integer" : "'" + value + "' is not an integer";
+      "'" + value + "' is not " + (plain ? "a positive integer" : "an integer");
   if (!read) return what + "; it overflows atoi(), so what HIP reads is undefined";
+  const std::string reads = what + "; HIP reads it with atoi() ";
   if (*read < 0) {
-    return what + "; HIP reads it with atoi() into an unsigned flag as " +
-           std::to_string(static_cast<unsigned int>(*read)) +
+    return reads + "into an unsigned flag as " + std::to_string(static_cast<unsigned int>(*read)) +
            ", so the queue pool has no practical limit";
   }
-  if (*read == 0) {
-    const std::string shares = "shares one hardware queue per priority level among all streams";
-    const std::string none = "gives a stream no hardware queue at all";
-    if (runtime) {
-      return what + "; HIP reads it with atoi() as 0, and " + runtime_name(*runtime, kAmd) +
-             " then " + (*runtime < kHip55 ? none : shares + " (as with 1)");
-    }
-    return what + "; HIP reads it with atoi() as 0: HIP 5.5 and later then " + shares +
-           " (as with 1); HIP 5.4 and earlier " + none;
+  if (*read > 0) return reads + "as " + std::to_string(*read);
+  const std::string shares = "shares one hardware queue per priority level among all streams";
+  const std::string none = "gives a stream no hardware queue at all";
+  if (runtime) {
+    return reads + "as 0, and " + runtime_name(*runtime, kAmd) + " then " +
+           (*runtime < kHip55 ? none : shares + " (as with 1)");
   }
-  return what + "; HIP reads it with atoi() as " + std::to_string(*read);
+  return reads + "as 0: HIP 5.5 and later then " + shares + " (as with 1); HIP 5.4 and earlier " +
+         none;
 }
 
 // An empty HIP_VISIBLE_DEVICES or CUDA_VISIBLE_DEVICES, as HIP on AMD reads it. Up to ROCm 5.4
@@ -107,12 +107,10 @@ std::optional<std::string> check_empty_hip_device_list(const std::string& name,
       name == "HIP_VISIBLE_DEVICES"
           ? "hides every GPU, even when CUDA_VISIBLE_DEVICES lists some"
           : "hides every GPU when HIP_VISIBLE_DEVICES is unset (HIP reads this one only then)";
-  if (runtime) {
-    return "is set but empty, which " + hides + " in " + runtime_name(*runtime, kAmd) +
-           " (HIP 5.5 and later); unset it";
-  }
-  return "is set but empty, which " + hides + " in HIP 5.5 and later (HIP 5.4 and earlier " +
-         "ignore an empty value); unset it";
+  const std::string release = runtime
+                                  ? runtime_name(*runtime, kAmd) + " (HIP 5.5 and later)"
+                                  : "HIP 5.5 and later (HIP 5.4 and earlier ignore an empty value)";
+  return "is set but empty, which " + hides + " in " + release + "; unset it";
 }
 
 std::optional<std::string> check_visible_devices(const std::string& name, const std::string& value,
@@ -131,23 +129,13 @@ std::optional<std::string> check_visible_devices(const std::string& name, const 
     if (platform == Platform::kAmd) return check_empty_hip_device_list(name, runtime);
     return std::nullopt;  // HIP_VISIBLE_DEVICES on NVIDIA: read by nobody (ignored_by says so)
   }
-  std::stringstream items(value);
-  std::string item;
-  while (std::getline(items, item, ',')) {
+  for (const std::string& item : split(value, ',')) {
     const bool uuid = item.rfind("GPU-", 0) == 0 && item.size() > 4;
     if (!uuid && !is_unsigned_integer(item)) {
       return "item '" + item + "' is neither a device index nor a GPU-<uuid>";
     }
   }
   return std::nullopt;
-}
-
-// ROCr's split(): pieces between separators; a trailing separator adds no empty piece.
-std::vector<std::string> rocr_split(const std::string& text, char separator) {
-  std::vector<std::string> pieces;
-  std::stringstream in(text);
-  for (std::string piece; std::getline(in, piece, separator);) pieces.push_back(piece);
-  return pieces;
 }
 
 // An ID of an HSA_CU_MASK list as ROCr reads it: strtoul(..., 10) must use every character,
@@ -166,10 +154,10 @@ using Ranges = std::vector<std::pair<unsigned long, unsigned long>>;
 // problem that makes ROCr reject it, or nothing and the IDs as ranges in \p ranges.
 std::optional<std::string> check_rocr_id_list(const std::string& list, const char* what,
                                               Ranges& ranges) {
-  for (const std::string& item : rocr_split(list, ',')) {
+  for (const std::string& item : split(list, ',')) {
     // ROCr indexes the first piece of an empty item that is not there (undefined behaviour).
     if (item.empty()) return "has an empty " + std::string(what) + " ID between two commas";
-    const auto ends = rocr_split(item, '-');
+    const auto ends = split(item, '-');
     if (ends.size() > 2) return "'" + item + "' has more than one '-'";
     const auto first = rocr_id(ends[0]);
     const auto last = ends.size() == 2 ? rocr_id(ends[1]) : first;
@@ -200,14 +188,14 @@ std::optional<std::string> check_cu_sets(const std::string& value) {
     if (!std::isspace(c)) text += static_cast<char>(std::toupper(c));
   }
   Ranges gpus_so_far;
-  const auto sets = rocr_split(text, ';');
+  const auto sets = split(text, ';');
   for (std::size_t i = 0; i < sets.size(); ++i) {
     const std::string& set = sets[i];
     const auto rejected = [&](const std::string& problem) {
       return "set " + std::to_string(i + 1) + " '" + set + "' " + problem +
              "; ROCr silently ignores that set and every later one";
     };
-    const auto parts = rocr_split(set, ':');
+    const auto parts = split(set, ':');
     if (parts.size() != 2) return rejected("is not GPUs:CUs (it needs exactly one ':')");
     const std::string& cus = parts[1];
     if (cus.size() > 1 && cus[1] == 'X') {
@@ -359,14 +347,10 @@ std::vector<std::string> environment_warnings(Platform platform,
   for (const EnvironmentVariable& variable : scheduling_variables()) {
     const char* raw = std::getenv(variable.name.c_str());
     if (raw == nullptr || !variable.read_at_run_time) continue;
-    const std::string setting = variable.name + "='" + raw + "'";
-    const auto problem = check_environment_value(variable.name, raw, platform, runtime);
+    std::string text = check_environment_value(variable.name, raw, platform, runtime).value_or("");
     const std::string ignored = variable.ignored_by(platform);
-    if (problem) {
-      warnings.push_back(setting + ": " + *problem + (ignored.empty() ? "" : "; " + ignored));
-    } else if (!ignored.empty()) {
-      warnings.push_back(setting + ": " + ignored);
-    }
+    if (!ignored.empty()) text += (text.empty() ? "" : "; ") + ignored;
+    if (!text.empty()) warnings.push_back(variable.name + "='" + raw + "': " + text);
   }
   return warnings;
 }
@@ -391,9 +375,7 @@ std::vector<int> parse_id_list(const std::string& text, int limit) {
   };
   if (text.empty()) fail("is empty");
   std::vector<int> ids;
-  std::stringstream items(text);
-  std::string item;
-  while (std::getline(items, item, ',')) {
+  for (const std::string& item : split(text, ',')) {
     const auto dash = item.find('-');
     const std::string first = item.substr(0, dash);
     const std::string last = dash == std::string::npos ? first : item.substr(dash + 1);

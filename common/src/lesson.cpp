@@ -6,7 +6,6 @@
 #include "hip_lessons/environment.hpp"
 #include "hip_lessons/errors.hpp"
 #include "hip_lessons/format.hpp"
-#include "output_file.hpp"
 
 namespace hip_lessons {
 
@@ -15,18 +14,6 @@ int run_lesson(LessonCli& cli, int argc, char** argv, const std::function<void(L
   const int parsed = cli.parse(argc, argv);
   if (parsed >= 0) return parsed;
   const CommonOptions& options = cli.options();
-  try {
-    if (!options.json_path.empty()) check_output_path("--json", options.json_path);
-    if (!options.trace_path.empty()) check_output_path("--trace", options.trace_path);
-    if (options.json_path == "-" && options.trace_path == "-") {
-      throw UsageError(
-          "--json - and --trace - would both write to standard output; give one a file");
-    }
-  } catch (const UsageError& error) {
-    std::cerr << "error: " << error.what() << '\n';
-    return kExitUsage;
-  }
-
   // With --json - the JSON owns standard output, so the human report goes to standard error
   // and `lesson --json - | jq` works.
   std::ostream& human =
@@ -37,8 +24,7 @@ int run_lesson(LessonCli& cli, int argc, char** argv, const std::function<void(L
   report.fact("seed", options.seed);
   human << cli.program() << "  (seed " << options.seed << ")\n";
   if (warnings == EnvironmentWarnings::kPrint) {
-    // The runtime reads these variables once and never complains, so say it here: a typo
-    // would otherwise silently change (or not change) what the lesson measures.
+    // A typo would otherwise silently change (or not change) what the lesson measures.
     std::string joined;
     for (const std::string& warning : environment_warnings()) {
       human << "warning: " << warning << '\n';
@@ -83,22 +69,17 @@ int run_lesson(LessonCli& cli, int argc, char** argv, const std::function<void(L
   if (code == kExitFail && report.failures() > 0) {
     human << report.failures() << " check(s) failed\n";
   }
-  if (!options.trace_path.empty() && code != kExitUsage) {
+  // A file that cannot be written fails the run, also after a skip: the user asked for it.
+  const auto write = [&](const char* flag, const std::string& path, const auto& write_file) {
     try {
-      traces.write(options.trace_path);
+      if (!path.empty()) write_file();
     } catch (const std::exception& error) {
-      std::cerr << "error: --trace: " << error.what() << '\n';
+      std::cerr << "error: " << flag << ": " << error.what() << '\n';
       code = kExitFail;
     }
-  }
-  if (!options.json_path.empty()) {
-    try {
-      report.write_json(options.json_path, code);
-    } catch (const std::exception& error) {
-      std::cerr << "error: --json: " << error.what() << '\n';
-      code = kExitFail;  // also after a skip: the user asked for a file and did not get it
-    }
-  }
+  };
+  write("--trace", options.trace_path, [&] { traces.write(options.trace_path); });
+  write("--json", options.json_path, [&] { report.write_json(options.json_path, code); });
   return code;
 }
 

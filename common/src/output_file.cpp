@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <stdexcept>
 
 #include "hip_lessons/errors.hpp"
@@ -60,13 +61,9 @@ void replace_atomically(const std::string& path, const std::string& content) {
   std::string temp = path + ".XXXXXX";
   const int fd = ::mkstemp(temp.data());
   if (fd < 0) fail("create a temporary file beside", path, errno);
-  mode_t mode = old.st_mode & 07777;
-  if (!existed) {
-    const mode_t mask = ::umask(0);
-    ::umask(mask);
-    mode = 0666 & ~mask;
-  }
-  int error = ::fchmod(fd, mode) == 0 ? 0 : errno;
+  const mode_t mask = ::umask(0);  // mkstemp made it 0600: a new file gets what open() gives
+  ::umask(mask);
+  int error = ::fchmod(fd, existed ? old.st_mode & 07777 : 0666 & ~mask) == 0 ? 0 : errno;
   if (error == 0) error = write_all(fd, content);
   if (error == 0 && ::fsync(fd) != 0) error = errno;
   if (::close(fd) != 0 && error == 0) error = errno;
@@ -112,20 +109,14 @@ void write_output_file(const std::string& path, const std::string& content) {
   }
   struct stat link {};
   if (::lstat(path.c_str(), &link) == 0 && S_ISLNK(link.st_mode)) {
-    char* resolved = ::realpath(path.c_str(), nullptr);
-    if (resolved == nullptr) {  // a dangling link: create its target through it
-      write_in_place(path, content);
-      return;
-    }
-    const std::string target(resolved);
-    std::free(resolved);
-    write_output_file(target, content);  // the target, by the same rules; the link stays
-    return;
+    // The target, by the same rules, and the link stays; a dangling link: created through it.
+    const std::unique_ptr<char, decltype(&std::free)> target(::realpath(path.c_str(), nullptr),
+                                                             &std::free);
+    return target ? write_output_file(target.get(), content) : write_in_place(path, content);
   }
   struct stat existing {};
   if (::stat(path.c_str(), &existing) == 0 && !S_ISREG(existing.st_mode)) {
-    write_in_place(path, content);  // FIFO, character device, /dev/stdout
-    return;
+    return write_in_place(path, content);  // FIFO, character device, /dev/stdout
   }
   replace_atomically(path, content);
 }

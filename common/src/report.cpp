@@ -17,10 +17,6 @@ namespace {
 // Prints \p line within kTextWidth columns: words that do not fit continue on lines indented
 // by \p indent spaces.
 void print_wrapped(std::ostream& out, const std::string& line, std::size_t indent) {
-  if (line.size() <= kTextWidth) {
-    out << line << '\n';
-    return;
-  }
   const std::string first = wrap_text(line, kTextWidth).front();
   out << first << '\n';
   const std::size_t rest = line.find_first_not_of(' ', first.size());
@@ -31,14 +27,16 @@ void print_wrapped(std::ostream& out, const std::string& line, std::size_t inden
 }
 
 nlohmann::ordered_json to_json(const Cell& cell) {
-  struct Visitor {
-    nlohmann::ordered_json operator()(std::monostate) const { return nullptr; }
-    nlohmann::ordered_json operator()(std::int64_t v) const { return v; }
-    nlohmann::ordered_json operator()(double v) const { return v; }
-    nlohmann::ordered_json operator()(bool v) const { return v; }
-    nlohmann::ordered_json operator()(const std::string& v) const { return v; }
-  };
-  return std::visit(Visitor{}, cell.value());
+  return std::visit([](const auto& value) { return nlohmann::ordered_json(value); }, cell.value());
+}
+
+nlohmann::ordered_json to_json(const ResultTable& table) {
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  for (const auto& row : table.rows()) {
+    nlohmann::ordered_json& entry = rows.emplace_back(nlohmann::ordered_json::object());
+    for (std::size_t c = 0; c < row.size(); ++c) entry[table.columns()[c].key()] = to_json(row[c]);
+  }
+  return rows;
 }
 
 }  // namespace
@@ -79,6 +77,9 @@ void Report::step(const StepResult& result) {
   // Under --check nothing was timed: the checks are what the run is for. Its tables still go
   // to the JSON file; its notes and figures are not printed.
   const bool everything = mode_ != Mode::kCheck;
+  const bool enforced = mode_ == Mode::kSpeedCheck;
+  const char* setting = std::getenv("HIP_LESSONS_SCHEDULE_CHECKS");
+  const bool show_schedule = setting != nullptr && std::string(setting) == "show";
   const auto title = [&](const std::string& text) {
     out_ << '\n';
     for (const std::string& line : wrap_text(text, kTextWidth)) out_ << line << '\n';
@@ -95,28 +96,59 @@ void Report::step(const StepResult& result) {
         break;
       case Kind::kTable:
         if (everything) e.table->print(out_);
-        record_table(*e.table);
+        data_->tables[e.name] = to_json(*e.table);
         break;
       case Kind::kFigure:
         if (everything) {
-          title(e.figure->title);
-          out_ << e.figure->text;
+          title(e.name);
+          out_ << e.detail;
         }
         break;
+      case Kind::kSchedule:
+        if (show_schedule) {
+          print_wrapped(out_,
+                        "check   -     " + e.name + "  (" + e.detail +
+                            "; shown, not enforced: HIP_LESSONS_SCHEDULE_CHECKS=show)",
+                        14);
+          data_->checks.push_back({{"name", e.name},
+                                   {"kind", "schedule"},
+                                   {"passed", e.passed},
+                                   {"enforced", false},
+                                   {"detail", e.detail}});
+          break;
+        }
+        [[fallthrough]];
       case Kind::kCheck:
         check(e.name, e.passed, e.detail);
-        break;
-      case Kind::kSchedule:
-        schedule_check(e.name, e.passed, e.detail);
         break;
       case Kind::kSkip:
         print_wrapped(out_, "check   skip  " + e.name + ": " + e.detail, 14);
         data_->checks.push_back(
             {{"name", e.name}, {"kind", "skip"}, {"passed", nullptr}, {"detail", e.detail}});
         break;
-      case Kind::kSpeed:
-        speed(*e.speed, e.value);
+      case Kind::kSpeed: {
+        const SpeedCheck& c = *e.speed;
+        const bool passed = c.passes(e.value);
+        const std::string bound = c.bound == Bound::kAtLeast ? ">=" : "<=";
+        print_wrapped(out_,
+                      (!enforced ? "speed   -     "
+                       : passed  ? "speed   ok    "
+                                 : "speed   FAIL  ") +
+                          c.name + " = " + fixed(e.value, 2) +
+                          (enforced ? " (needs " : " (the speed test needs ") + bound + " " +
+                          fixed(c.threshold, 2) + ")",
+                      14);
+        if (enforced && !passed) ++data_->failures;
+        data_->checks.push_back({{"name", c.name},
+                                 {"kind", "speed"},
+                                 {"passed", passed},
+                                 {"enforced", enforced},
+                                 {"ratio", e.value},
+                                 {"threshold", c.threshold},
+                                 {"comparison", bound},
+                                 {"flag", c.flag}});
         break;
+      }
       case Kind::kMeasurement:
         data_->measurements[e.name] = e.value;
         break;
@@ -127,17 +159,7 @@ void Report::step(const StepResult& result) {
 
 void Report::table(const ResultTable& table) {
   table.print(out_);
-  record_table(table);
-}
-
-void Report::record_table(const ResultTable& table) {
-  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
-  for (const auto& row : table.rows()) {
-    nlohmann::ordered_json entry = nlohmann::ordered_json::object();
-    for (std::size_t c = 0; c < row.size(); ++c) entry[table.columns()[c].key()] = to_json(row[c]);
-    rows.push_back(std::move(entry));
-  }
-  data_->tables[table.name()] = std::move(rows);
+  data_->tables[table.name()] = to_json(table);
 }
 
 bool Report::check(const std::string& name, bool passed, const std::string& detail) {
@@ -150,50 +172,9 @@ bool Report::check(const std::string& name, bool passed, const std::string& deta
   return passed;
 }
 
-void Report::schedule_check(const std::string& name, bool passed, const std::string& detail) {
-  const char* setting = std::getenv("HIP_LESSONS_SCHEDULE_CHECKS");
-  if (setting == nullptr || std::string(setting) != "show") {
-    check(name, passed, detail);
-    return;
-  }
-  print_wrapped(out_,
-                "check   -     " + name + "  (" + detail +
-                    "; shown, not enforced: HIP_LESSONS_SCHEDULE_CHECKS=show)",
-                14);
-  data_->checks.push_back({{"name", name},
-                           {"kind", "schedule"},
-                           {"passed", passed},
-                           {"enforced", false},
-                           {"detail", detail}});
-}
-
 bool Report::check_match(const std::string& name, const std::optional<Mismatch>& mismatch,
                          std::size_t count) {
-  if (!mismatch) return check(name, true, std::to_string(count) + " elements match");
-  return check(name, false, describe(*mismatch, count));
-}
-
-void Report::speed(const SpeedCheck& check, double ratio) {
-  const bool enforced = mode_ == Mode::kSpeedCheck;
-  const bool passed = check.passes(ratio);
-  const char* verdict = !enforced ? "speed   -     " : passed ? "speed   ok    " : "speed   FAIL  ";
-  print_wrapped(out_,
-                verdict + check.name + " = " + fixed(ratio, 2) +
-                    (enforced ? " (needs " : " (the speed test needs ") + check.requirement() + ")",
-                14);
-  if (enforced && !passed) ++data_->failures;
-  data_->checks.push_back({{"name", check.name},
-                           {"kind", "speed"},
-                           {"passed", passed},
-                           {"enforced", enforced},
-                           {"ratio", ratio},
-                           {"threshold", check.threshold},
-                           {"comparison", check.bound == Bound::kAtLeast ? ">=" : "<="},
-                           {"flag", check.flag}});
-}
-
-std::string SpeedCheck::requirement() const {
-  return (bound == Bound::kAtLeast ? ">= " : "<= ") + fixed(threshold, 2);
+  return check(name, !mismatch, describe(mismatch, count));
 }
 
 void Report::summary(const std::string& text) { data_->summary = text; }

@@ -76,47 +76,37 @@ double Schedule::span_us() const {
   return last;
 }
 
-std::map<int, Interval> Schedule::launch_spans() const {
-  std::map<int, Interval> spans;
+std::map<int, TracedLaunch> Schedule::launches() const {
+  std::map<int, TracedLaunch> launches;
   for (const TracedBlock& b : blocks_) {
-    auto [it, inserted] = spans.try_emplace(b.launch, Interval{b.start_us, b.end_us});
-    if (!inserted) {
-      it->second.start = std::min(it->second.start, b.start_us);
-      it->second.end = std::max(it->second.end, b.end_us);
-    }
+    const TracedLaunch first{b.launch, b.kernel, b.stream, {b.start_us, b.end_us}};
+    TracedLaunch& l = launches.try_emplace(b.launch, first).first->second;
+    l.span = {std::min(l.span.start, b.start_us), std::max(l.span.end, b.end_us)};
+    ++l.blocks;
   }
-  return spans;
+  return launches;
 }
 
 int Schedule::peak_concurrent_launches() const {
   std::vector<Interval> spans;
-  for (const auto& [launch, span] : launch_spans()) spans.push_back(span);
+  for (const auto& [launch, l] : launches()) spans.push_back(l.span);
   return max_overlap(std::move(spans));
 }
 
 std::optional<std::vector<TracedLaunch>> Schedule::first_overlap_above(int limit) const {
-  std::map<int, TracedLaunch> launches;
-  for (const TracedBlock& b : blocks_) launches[b.launch] = {b.launch, b.kernel, b.stream, {}};
-  // The same sweep as max_overlap(): ends before starts at equal times.
-  std::vector<std::tuple<double, int, int>> events;  // time, +1 start / -1 end, launch
-  for (const auto& [launch, span] : launch_spans()) {
-    launches[launch].span = span;
-    events.emplace_back(span.start, +1, launch);
-    events.emplace_back(span.end, -1, launch);
-  }
-  std::sort(events.begin(), events.end());
-  std::set<std::pair<double, int>> open;  // start, launch
-  for (const auto& [time, change, launch] : events) {
-    if (change < 0) {
-      open.erase({launches[launch].span.start, launch});
-      continue;
+  std::vector<TracedLaunch> by_start;
+  for (const auto& [launch, l] : launches()) by_start.push_back(l);
+  std::sort(by_start.begin(), by_start.end(), [](const TracedLaunch& a, const TracedLaunch& b) {
+    return std::tie(a.span.start, a.launch) < std::tie(b.span.start, b.launch);
+  });
+  // At each start, in start order: the launches started so far that have not ended (one that
+  // ends exactly then does not overlap it).
+  for (std::size_t i = 0; i < by_start.size(); ++i) {
+    std::vector<TracedLaunch> open;
+    for (std::size_t j = 0; j <= i; ++j) {
+      if (j == i || by_start[j].span.end > by_start[i].span.start) open.push_back(by_start[j]);
     }
-    open.insert({time, launch});
-    if (static_cast<int>(open.size()) > limit) {
-      std::vector<TracedLaunch> crowd;
-      for (const auto& [start, l] : open) crowd.push_back(launches[l]);
-      return crowd;
-    }
+    if (static_cast<int>(open.size()) > limit) return open;
   }
   return std::nullopt;
 }
@@ -143,28 +133,6 @@ std::set<unsigned> Schedule::units() const {
   for (const TracedBlock& b : blocks_) used.insert(b.unit);
   return used;
 }
-
-namespace {
-
-// The profiler's kernels of one run on the run's time axis: the kernels paired with its
-// launches and the others that started while they ran.
-struct ProfilerSlices {
-  RunAgreement agreement;
-  std::int64_t profiler_at_ts0_ns = 0;  // the profiler's clock at the run's time 0
-};
-
-std::optional<ProfilerSlices> profiler_slices(const std::string& run, const Schedule& schedule,
-                                              const ProfilerCapture& profiler) {
-  if (!profiler.ok() || schedule.empty()) return std::nullopt;
-  const ClockedRun clocked = clocked_run(run, schedule);
-  ProfilerSlices slices{compare_run(clocked, profiler), 0};
-  if (!slices.agreement.offset_ns) return std::nullopt;
-  slices.profiler_at_ts0_ns =
-      schedule.device_clock_origin_ns().value_or(0) + *slices.agreement.offset_ns;
-  return slices;
-}
-
-}  // namespace
 
 std::string chrome_trace_json(const std::vector<std::pair<std::string, Schedule>>& runs) {
   const std::optional<ProfilerCapture> profiler = profiler_capture_in_this_process();
@@ -203,35 +171,34 @@ std::string chrome_trace_json(const std::vector<std::pair<std::string, Schedule>
     const int units_pid = ++pid;
     name_process(streams_pid, run + ": streams");
     name_process(units_pid, run + ": compute units");
-    const std::optional<ProfilerSlices> slices =
-        profiler != nullptr ? profiler_slices(run, schedule, *profiler) : std::nullopt;
+    // The profiler's kernels paired with the run's launches, and the others that started while
+    // they ran, when the clocks could be aligned.
+    std::optional<RunAgreement> slices;
+    if (profiler != nullptr && profiler->ok()) {
+      slices = compare_run(clocked_run(run, schedule), *profiler);
+      if (!slices->offset_ns) slices.reset();
+    }
     // With profiler slices, time 0 moves back to the earliest of them (a kernel starts before
     // its first block), so that no slice has a negative time.
+    std::int64_t profiler_at_ts0_ns = 0;  // the profiler's clock at the run's time 0
     std::int64_t shift_ns = 0;
     if (slices) {
-      for (const LaunchPair& p : slices->agreement.pairs) {
-        shift_ns = std::max(shift_ns, slices->profiler_at_ts0_ns - p.kernel.start_ns);
+      profiler_at_ts0_ns = schedule.device_clock_origin_ns().value_or(0) + *slices->offset_ns;
+      for (const LaunchPair& p : slices->pairs) {
+        shift_ns = std::max(shift_ns, profiler_at_ts0_ns - p.kernel.start_ns);
       }
     }
     const double shift_us = static_cast<double>(shift_ns) / 1000.0;
-    std::map<int, std::pair<std::string, int>> launches;  // launch -> kernel, stream
-    std::map<int, unsigned> blocks_of;                    // launch -> blocks
-    for (const TracedBlock& b : schedule.blocks()) {
-      launches[b.launch] = {b.kernel, b.stream};
-      ++blocks_of[b.launch];
-    }
     std::set<int> streams;
-    for (const auto& [launch, span] : schedule.launch_spans()) {
-      const auto& [kernel, stream] = launches[launch];
-      streams.insert(stream);
-      slice(kernel, "launch", streams_pid, stream, span.start + shift_us, span.end - span.start,
-            {{"launch", launch}, {"blocks", blocks_of[launch]}});
+    for (const auto& [launch, l] : schedule.launches()) {
+      streams.insert(l.stream);
+      slice(l.kernel, "launch", streams_pid, l.stream, l.span.start + shift_us,
+            l.span.end - l.span.start, {{"launch", launch}, {"blocks", l.blocks}});
     }
     for (const int stream : streams)
       name_track(streams_pid, stream, "stream " + std::to_string(stream));
-    for (const unsigned unit : schedule.units()) {
+    for (const unsigned unit : schedule.units())
       name_track(units_pid, static_cast<int>(unit), "unit " + std::to_string(unit));
-    }
     for (const TracedBlock& b : schedule.blocks()) {
       slice(b.kernel + " block " + std::to_string(b.block), "block", units_pid, b.unit,
             b.start_us + shift_us, b.end_us - b.start_us,
@@ -239,32 +206,27 @@ std::string chrome_trace_json(const std::vector<std::pair<std::string, Schedule>
     }
     if (slices) {
       const int profiler_pid = ++pid;
-      name_process(profiler_pid, run + ": profiler (" + slices->agreement.tool + ")");
-      const auto ts_of = [&](std::int64_t profiler_ns) {
-        return static_cast<double>(profiler_ns - slices->profiler_at_ts0_ns) / 1000.0 + shift_us;
-      };
-      // A track per profiler stream, and per process when the capture holds several (each
-      // process numbers its streams from its own start).
-      const auto track = [](const ProfiledKernel& k) {
-        return std::int64_t{k.process} * 1000000 + std::int64_t{k.stream};
-      };
+      name_process(profiler_pid, run + ": profiler (" + slices->tool + ")");
       std::map<std::int64_t, std::string> profiler_tracks;
       const auto add = [&](const ProfiledKernel& k, std::optional<int> launch) {
-        std::string name = slices->agreement.tool + " stream " + std::to_string(k.stream);
+        // A track per profiler stream, and per process when the capture holds several (each
+        // process numbers its streams from its own start).
+        const std::int64_t track = std::int64_t{k.process} * 1000000 + std::int64_t{k.stream};
+        std::string name = slices->tool + " stream " + std::to_string(k.stream);
         if (k.process < profiler->processes.size()) {
           name += " (pid " + std::to_string(profiler->processes[k.process].pid) + ")";
         }
-        profiler_tracks[track(k)] = name;
+        profiler_tracks[track] = name;
         nlohmann::ordered_json args = {{"launch", nullptr},      {"correlation", k.correlation},
                                        {"grid", k.grid},         {"block", k.block},
                                        {"start_ns", k.start_ns}, {"end_ns", k.end_ns}};
         if (launch) args["launch"] = *launch;
-        slice(k.name, launch ? "profiler" : "profiler, untraced", profiler_pid, track(k),
-              ts_of(k.start_ns), static_cast<double>(k.end_ns - k.start_ns) / 1000.0,
-              std::move(args));
+        slice(k.name, launch ? "profiler" : "profiler, untraced", profiler_pid, track,
+              static_cast<double>(k.start_ns - profiler_at_ts0_ns) / 1000.0 + shift_us,
+              static_cast<double>(k.end_ns - k.start_ns) / 1000.0, std::move(args));
       };
-      for (const LaunchPair& p : slices->agreement.pairs) add(p.kernel, p.launch.launch);
-      for (const ProfiledKernel& k : slices->agreement.others) add(k, std::nullopt);
+      for (const LaunchPair& p : slices->pairs) add(p.kernel, p.launch.launch);
+      for (const ProfiledKernel& k : slices->others) add(k, std::nullopt);
       for (const auto& [tid, name] : profiler_tracks) name_track(profiler_pid, tid, name);
     }
     nlohmann::ordered_json entry = {{"run", run},

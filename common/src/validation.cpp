@@ -53,12 +53,13 @@ void fill_random_words(std::vector<std::uint32_t>& words, std::uint64_t seed) {
   }
 }
 
-std::string describe(const Mismatch& mismatch, std::size_t count) {
+std::string describe(const std::optional<Mismatch>& mismatch, std::size_t count) {
+  if (!mismatch) return std::to_string(count) + " elements match";
   std::ostringstream text;
   text.precision(9);
-  text << "element " << mismatch.index << " of " << count << ": expected " << mismatch.expected
-       << ", got " << mismatch.actual << " (" << mismatch.mismatches << " element"
-       << (mismatch.mismatches == 1 ? "" : "s") << " differ)";
+  text << "element " << mismatch->index << " of " << count << ": expected " << mismatch->expected
+       << ", got " << mismatch->actual << " (" << mismatch->mismatches << " element"
+       << (mismatch->mismatches == 1 ? "" : "s") << " differ)";
   return text.str();
 }
 

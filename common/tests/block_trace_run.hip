@@ -57,8 +57,8 @@ int main() {
            hl::format("four streams: {} kernels at once (>= 2 expected)",
                       spread.peak_concurrent_launches()));
     bool long_enough = true;
-    for (const auto& [launch, span] : serial.launch_spans()) {
-      long_enough = long_enough && span.end - span.start >= 49.0;
+    for (const auto& [launch, l] : serial.launches()) {
+      long_enough = long_enough && l.span.end - l.span.start >= 49.0;
     }
     expect(long_enough, "every traced kernel lasted at least its 50 us of spinning");
     expect(serial.span_us() >= 8 * 49.0,

@@ -79,10 +79,17 @@ TEST(LessonCliTest, DrawsASeedWhenNoneIsGiven) {
 }
 
 TEST(LessonCliTest, BadInputExitsTwo) {
-  const std::vector<std::vector<std::string>> cases = {
-      {"--size", "0"},  {"--size", "-1"},   {"--size"},
-      {"--bogus"},      {"extra"},          {"--repeat", "0"},
-      {"--seed", "-3"}, {"--device", "-1"}, {"--check", "--speed-check"}};
+  const std::vector<std::vector<std::string>> cases = {{"--size", "0"},
+                                                       {"--size", "-1"},
+                                                       {"--size"},
+                                                       {"--bogus"},
+                                                       {"extra"},
+                                                       {"--repeat", "0"},
+                                                       {"--seed", "-3"},
+                                                       {"--device", "-1"},
+                                                       {"--check", "--speed-check"},
+                                                       {"--repeat", ""},
+                                                       {"--json", "/nonexistent-directory/x.json"}};
   for (const auto& args : cases) {
     LessonCli cli("lesson", "test", 1024);
     testing::internal::CaptureStderr();
@@ -102,19 +109,18 @@ TEST(LessonCliTest, HelpExitsZero) {
 
 TEST(LessonCliTest, LessonOptionsAreValidated) {
   std::int64_t streams = 8;
-  double ratio = 0.9;
   std::string variant = "float4";
   bool verbose = false;
   LessonCli cli("lesson", "test", 1024);
   cli.add_count("--streams", streams, "streams", 1, 1024);
-  cli.add_number("--min-ratio", ratio, "threshold", 0.0, 100.0);
+  const auto& ratio = cli.add_speed_check(hip_lessons::at_least("a / b", "--min-ratio", 0.9));
   cli.add_choice("--variant", variant, "variant", {"scalar", "float4"});
   cli.add_flag("--verbose", verbose, "more output");
   ASSERT_EQ(
       parse(cli, {"--streams", "32", "--min-ratio", "1.5", "--variant", "scalar", "--verbose"}),
       -1);
   EXPECT_EQ(streams, 32);
-  EXPECT_DOUBLE_EQ(ratio, 1.5);
+  EXPECT_DOUBLE_EQ(ratio.threshold, 1.5);
   EXPECT_EQ(variant, "scalar");
   EXPECT_TRUE(verbose);
 
@@ -122,13 +128,13 @@ TEST(LessonCliTest, LessonOptionsAreValidated) {
                                               {"--streams", "1025"},
                                               {"--min-ratio", "x"},
                                               {"--min-ratio", "-1"},
+                                              {"--min-ratio", "nan"},
                                               {"--variant", "float8"}}) {
     std::int64_t s = 8;
-    double r = 0.9;
     std::string v = "float4";
     LessonCli c("lesson", "test", 1024);
     c.add_count("--streams", s, "streams", 1, 1024);
-    c.add_number("--min-ratio", r, "threshold", 0.0, 100.0);
+    c.add_speed_check(hip_lessons::at_least("a / b", "--min-ratio", 0.9));
     c.add_choice("--variant", v, "variant", {"scalar", "float4"});
     testing::internal::CaptureStderr();
     EXPECT_EQ(parse(c, bad), 2) << bad[0] << " " << bad[1];
@@ -195,12 +201,11 @@ TEST(LessonCliTest, OnlySizeLikeOptionsListTheForms) {
 
 TEST(LessonCliTest, HelpShowsTypesAndDefaultsAsWritten) {
   LessonCli cli("lesson", "test", 1024);
-  double fraction = 0.75;
-  cli.add_number("--fraction", fraction, "A fraction", 0.0, 1.0);
+  cli.add_speed_check(hip_lessons::at_most("a / b", "--max-fraction", 0.75));
   testing::internal::CaptureStdout();
   EXPECT_EQ(parse(cli, {"--help"}), 0);
   const std::string help = testing::internal::GetCapturedStdout();
-  EXPECT_NE(help.find("--fraction X=0.75"), std::string::npos) << help;
+  EXPECT_NE(help.find("--max-fraction X=0.75"), std::string::npos) << help;
   EXPECT_NE(help.find("--size N=1024"), std::string::npos) << help;
   EXPECT_NE(help.find("--json FILE"), std::string::npos) << help;
   EXPECT_EQ(help.find("0.750000"), std::string::npos) << help;

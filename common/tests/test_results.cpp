@@ -119,7 +119,11 @@ TEST(SpeedCheckTest, AtMostPassesAtTheThreshold) {
   const hl::SpeedCheck check = hl::at_most("breadth / ideal", "--max-breadth", 1.75);
   EXPECT_TRUE(check.passes(1.75));
   EXPECT_FALSE(check.passes(1.76));
-  EXPECT_EQ(check.requirement(), "<= 1.75");
+  std::ostringstream out;
+  hl::Report report("test", out, hl::Mode::kSpeedCheck);
+  report.step(hl::StepResult("5. Order").speed(check, 1.75));
+  EXPECT_EQ(out.str(), "\n5. Order\nspeed   ok    breadth / ideal = 1.75 (needs <= 1.75)\n");
+  EXPECT_EQ(written_json(report)["checks"][0]["comparison"], "<=");
 }
 
 TEST(SpeedCheckTest, TheFlagReplacesTheDeclaredThreshold) {

@@ -27,8 +27,11 @@ TEST(ScheduleTest, ShiftsToTheFirstStartAndMeasuresTheSpan) {
   const hl::Schedule s = example();
   EXPECT_DOUBLE_EQ(s.blocks().front().start_us, 0.0);
   EXPECT_DOUBLE_EQ(s.span_us(), 320.0);
-  EXPECT_EQ(s.launch_spans().at(2).start, 200.0);
-  EXPECT_EQ(s.launch_spans().at(2).end, 320.0);
+  EXPECT_EQ(s.launches().at(2).span.start, 200.0);
+  EXPECT_EQ(s.launches().at(2).span.end, 320.0);
+  EXPECT_EQ(s.launches().at(2).blocks, 2u);
+  EXPECT_EQ(s.launches().at(1).kernel, "spin");
+  EXPECT_EQ(s.launches().at(1).stream, 1);
 }
 
 TEST(ScheduleTest, CountsWhatRanAtOnce) {
@@ -61,6 +64,16 @@ TEST(ScheduleTest, NamesTheLaunchesOfTheFirstOverlapAboveALimit) {
   const hl::Schedule chain({{"a", 0, 0, 0, 1, 0, 10}, {"b", 1, 0, 0, 1, 10, 20}});
   EXPECT_FALSE(chain.first_overlap_above(1).has_value());
   EXPECT_TRUE(chain.first_overlap_above(0).has_value());
+  // Three launches that start together: the first two named, in launch order.
+  const hl::Schedule three(
+      {{"a", 2, 0, 0, 1, 0, 10}, {"b", 0, 1, 0, 2, 0, 10}, {"c", 1, 2, 0, 3, 0, 10}});
+  EXPECT_EQ(hl::describe(*three.first_overlap_above(1)),
+            "b #0 on stream 1 at 0.0-10.0 us; c #1 on stream 2 at 0.0-10.0 us");
+  // A launch that took no time is over once it started, as in max_overlap().
+  const hl::Schedule instant(
+      {{"a", 0, 0, 0, 1, 0, 0}, {"b", 1, 0, 0, 1, 5, 10}, {"c", 2, 1, 0, 2, 6, 12}});
+  EXPECT_EQ(hl::describe(*instant.first_overlap_above(1)),
+            "b #1 on stream 0 at 5.0-10.0 us; c #2 on stream 1 at 6.0-12.0 us");
 }
 
 TEST(TimelineTest, DrawsOneRowPerLaunchWithAnAxisAndALegend) {

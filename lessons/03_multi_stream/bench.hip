@@ -36,8 +36,8 @@ void small_kernels(benchmark::State& state) {
     return [&] { ms::enqueue_round_robin(work, workers, origin); };
   };
   const hl::TimingPlan plan{1, 5};
-  const double one_stream = hl::time_on_stream(origin, plan, on(one)).median;
-  const double these_streams = hl::time_on_stream(origin, plan, on(several)).median;
+  const double one_stream = hl::time_on_stream(origin, plan, on(one));
+  const double these_streams = hl::time_on_stream(origin, plan, on(several));
   hl::time_iterations(state, origin, on(several));
   state.counters["speedup_vs_1_stream"] = one_stream / these_streams;
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * kKernels);
@@ -60,8 +60,8 @@ void pipeline(benchmark::State& state) {
     };
   };
   const hl::TimingPlan plan{1, 5};
-  const double sequential = hl::time_on_stream(origin, plan, run(one, 1)).median;
-  const double pipelined = hl::time_on_stream(origin, plan, run(several, chunks)).median;
+  const double sequential = hl::time_on_stream(origin, plan, run(one, 1));
+  const double pipelined = hl::time_on_stream(origin, plan, run(several, chunks));
   hl::time_iterations(state, origin, run(several, chunks));
   state.counters["speedup_vs_sequential"] = sequential / pipelined;
   state.counters["rounds"] = rounds;

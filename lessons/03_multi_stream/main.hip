@@ -40,7 +40,7 @@ struct Run {  // what every step works with
 // Runs `work` over `count` new worker streams on a poisoned output; checks every slot.
 std::optional<double> run_on_streams(ms::StampWork& work, std::int64_t count, const Run& r,
                                      hl::StepResult& step, hl::TracedRun* trace = nullptr) {
-  const hl::RunOrTime runs = trace ? hl::RunOrTime(std::nullopt) : r.runs;  // traces: untimed
+  const hl::RunOrTime runs = trace ? hl::RunOrTime() : r.runs;  // traces: untimed
   ms::WorkerStreams workers(count);
   if (trace) {  // a 5 ms gate holds the workers until every launch is enqueued
     hipLaunchKernelGGL(hl::spin_kernel<>, dim3(1), dim3(64), 0, r.origin, 5000.0, r.ticks_per_us,
@@ -193,7 +193,7 @@ void draw_the_pipeline(ms::PipelineData& p, const Chunking& how, unsigned int ro
   std::vector<hipEvent_t> marks(1 + 4 * used);  // [0]: the zero of the timeline
   for (hipEvent_t& mark : marks) HIP_CHECK(hipEventCreate(&mark));
   HIP_CHECK(hipEventRecord(marks[0], origin));
-  run_pipeline(p, how, rounds, origin, hl::RunOrTime(std::nullopt), step, marks.data() + 1);
+  run_pipeline(p, how, rounds, origin, hl::RunOrTime(), step, marks.data() + 1);
   const char* stages[] = {" copy in", " kernel", " copy out"};
   std::vector<hl::TimelineRow> rows(3 * shown);
   double span = 0.0;

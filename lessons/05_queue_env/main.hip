@@ -116,7 +116,7 @@ hl::StepResult wait_for_kernels(const Settings& s, const hl::CommonOptions& o,
   const auto trip_ms = trips.wall([&] { round_trip_us(10.0, ticks_per_us, stream); });
   HIP_CHECK(hipFree(spun));
   HIP_CHECK(hipStreamDestroy(stream));
-  return step.measurement("cpu_per_wall", hl::summarize(cpu_per_wall).median)
+  return step.measurement("cpu_per_wall", hl::median(cpu_per_wall))
       .measurement("round_trip_us", trip_ms.value() * 1e3);
 }
 
@@ -175,7 +175,7 @@ hl::StepResult copy_and_enqueue(const hl::CommonOptions& o, double ticks_per_us)
   HIP_CHECK(hipFree(on_device));
   HIP_CHECK(hipHostFree(host));
   return step.check("every launch of every run ran", counted == 4096 * enqueue_ms.size())
-      .measurement("enqueue_ms", hl::summarize(enqueue_ms).median)
+      .measurement("enqueue_ms", hl::median(enqueue_ms))
       .measurement("total_ms", total_ms);
 }
 

@@ -79,8 +79,7 @@ inline std::optional<CuLocation> cu_of_driver_bit(const std::vector<CuLocation>&
 /// (ROCm/clr rocdevice.cpp, Device::acquireQueue).
 inline std::vector<int> driver_bits_of_hip_bit(int bit, bool hip_converts_to_wgp_pairs) {
   if (bit < 0) throw std::invalid_argument("a mask bit is never negative");
-  if (hip_converts_to_wgp_pairs) return {2 * bit, 2 * bit + 1};
-  return {bit};
+  return hip_converts_to_wgp_pairs ? std::vector<int>{2 * bit, 2 * bit + 1} : std::vector<int>{bit};
 }
 
 /// What __smid() returns for a wave on \p location (ROCm/clr amd_device_functions.h, __smid);

@@ -45,8 +45,7 @@ struct CuMask {
       if (!has(u)) continue;
       int end = u;
       while (end + 1 < kMaxMaskUnits && has(end + 1)) ++end;
-      text +=
-          (text.empty() ? "" : ",") + (end > u ? hl::format("{}-{}", u, end) : hl::format("{}", u));
+      text += hl::format(text.empty() ? "{}" : ",{}", u) + (end > u ? hl::format("-{}", end) : "");
       u = end;
     }
     return text.empty() ? "none" : text;
@@ -68,19 +67,18 @@ inline CuMask parse_cu_mask(const std::string& option, const std::string& text) 
   if (text.empty()) throw hl::UsageError(option + " is empty" + forms);
   CuMask mask;
   if (text.size() >= 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
-    const std::string digits = text.substr(2);
+    std::string digits = text.substr(2);
     if (digits.empty() || digits.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos) {
       throw hl::UsageError(hl::format("{} '{}' is not a hex mask{}", option, text, forms));
     }
-    const std::size_t significant = std::min(digits.find_first_not_of('0'), digits.size());
-    if (digits.size() - significant > kMaxMaskUnits / 4) {
+    digits.erase(0, digits.find_first_not_of('0'));  // leading zeros name no unit
+    if (digits.size() > kMaxMaskUnits / 4) {
       throw hl::UsageError(hl::format("{} '{}' names units beyond {}, more than any GPU has",
                                       option, text, kMaxMaskUnits - 1));
     }
-    for (std::size_t i = significant; i < digits.size(); ++i) {  // the last digit: units 0-3
-      const std::size_t first = 4 * (digits.size() - 1 - i);
-      const auto value = static_cast<std::uint32_t>(std::stoul(digits.substr(i, 1), nullptr, 16));
-      mask.words[first / 32] |= value << (first % 32);
+    for (std::size_t i = 0; i < digits.size(); ++i) {  // digit i from the end: units 4i to 4i + 3
+      const auto value = std::stoul(digits.substr(digits.size() - 1 - i, 1), nullptr, 16);
+      mask.words[i / 8] |= static_cast<std::uint32_t>(value << 4 * (i % 8));
     }
   } else {
     try {
@@ -150,10 +148,9 @@ inline std::optional<std::string> cu_mask_problem(const CuMask& mask, int bits, 
                         bits, bits - 1);
     }
   }
-  for (int first = 0; granularity > 1 && first < kMaxMaskUnits; first += granularity) {
-    int in_group = 0;
-    for (int unit = first; unit < first + granularity; ++unit) in_group += mask.has(unit);
-    if (in_group != 0 && in_group != granularity) {
+  for (int bit = 0; bit < kMaxMaskUnits; ++bit) {  // the lowest group first
+    const int first = bit - bit % granularity;
+    if (mask.has(bit) != mask.has(first)) {
       return hl::format(
           "the mask sets only part of the group {}-{}; here mask bits are CUs enabled in {}s "
           "(a workgroup processor's CUs), set both or neither",

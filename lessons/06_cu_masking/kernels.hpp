@@ -6,7 +6,6 @@
 
 #include <hip/hip_runtime.h>
 
-#include <array>
 #include <cmath>
 #include <cstddef>
 #include <cstdlib>
@@ -20,7 +19,6 @@
 #include "hip_lessons/device.hpp"
 #include "hip_lessons/driver_api.hpp"
 #include "hip_lessons/hip_check.hpp"
-#include "hip_lessons/timing.hpp"
 #include "hip_lessons/validation.hpp"
 
 namespace cu_masking {
@@ -91,18 +89,6 @@ struct Workload {
     d_in.upload(input);  // waits: green-context streams do not wait for the null stream
   }
 };
-
-// TODO(common): hl::RunOrTime times one stream; this, two at once (\p round's event times).
-template <class Round>
-std::array<std::optional<double>, 2> median_of_rounds(const hl::RunOrTime& runs, Round&& round) {
-  if (!runs.plan()) return {};
-  std::vector<double> samples[2];
-  for (int r = 0; r < runs.plan()->warmup + runs.plan()->repeats; ++r) {
-    const std::array<double, 2> ms = round();
-    for (int i = 0; r >= runs.plan()->warmup && i < 2; ++i) samples[i].push_back(ms[i]);
-  }
-  return {hl::summarize(samples[0]).median, hl::summarize(samples[1]).median};
-}
 
 /// The same operations in the same order on both sides, exactly rounded: results agree to the
 /// last bit; the tolerance only forgives a compiler that reorders the final sum.

@@ -1,15 +1,16 @@
 /// \file lessons/06_cu_masking/main.hip
-/// \brief Lesson 06: run a stream on part of the GPU: CU masks on AMD, green contexts on NVIDIA.
-/// hipDeviceSetCuMask does not exist: both limit one stream (kernels.hpp makes them). Steps as
-/// in the README: partitions, scaling, a victim beside a noisy neighbour, side by side.
+/// \brief Lesson 06: run a stream on part of the GPU: CU masks on AMD, green contexts on NVIDIA
+/// (kernels.hpp makes both). Steps as in the README: partitions, scaling, isolation, side by side.
 #include <hip/hip_runtime.h>
 
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <thread>
 
 #include "hip_lessons/lesson.hpp"
 #include "hip_lessons/timeline.hpp"
+#include "hip_lessons/timing.hpp"
 #include "hip_lessons/traced_run.hpp"
 #include "kernels.hpp"
 
@@ -34,9 +35,7 @@ std::array<double, 2> run_round(const Workload& work, const Load& a, const Load&
                  : hl::BlockTrace{});
     }
     HIP_CHECK(hipEventRecord(stop[i], load.stream));
-    if (i == 1) {
-      std::this_thread::sleep_for(std::chrono::duration<double, std::micro>(head_start_us));
-    }
+    std::this_thread::sleep_for(std::chrono::duration<double, std::micro>(i ? head_start_us : 0));
   }
   float ms[2] = {0.0f, 0.0f};
   for (int i = 0; i < 2; ++i) {
@@ -79,9 +78,8 @@ hl::StepResult make_partitions(const hl::Device& device, int k, const std::strin
   const PartitionRules rules = checked_partition_rules(device, k);
   if (!cu_mask.empty()) made.push_back(partition_on_mask(device, cu_mask));
   for (const int size : {k, 2 * k, 4 * k}) {  // named "8 SMs" or "8 CUs"; granted maybe more
-    if (expected_grant(rules, size) <= rules.units) {
-      made.push_back(partition_device(device, 1, size).at(0));
-    }
+    if (expected_grant(rules, size) > rules.units) continue;
+    made.push_back(partition_device(device, 1, size).at(0));
   }
   hl::ResultTable table(
       "partitions",
@@ -119,8 +117,9 @@ hl::StepResult measure_scaling(hl::Lesson& lesson, Workload& work,
   float* out = nullptr;
   HIP_CHECK(hipMalloc(&out, work.n * sizeof(float)));
   HIP_CHECK(hipMemsetAsync(out, 0xFF, work.n * sizeof(float), whole));
-  launch(work.d_in.data(), out, work.n, work.iterations, whole);
-  HIP_CHECK(hipStreamSynchronize(whole));
+  const hl::RunOrTime runs(lesson.options);  // waits for `whole`, timed or not
+  work.whole_device_ms =
+      runs.on_stream(whole, [&] { launch(work.d_in.data(), out, work.n, work.iterations, whole); });
   work.expected.resize(work.n);
   HIP_CHECK(hipMemcpy(work.expected.data(), out, work.n * sizeof(float), hipMemcpyDeviceToHost));
   // About 2^23 chain steps on the host: every element at --check's size, 1024 at --size's.
@@ -132,9 +131,6 @@ hl::StepResult measure_scaling(hl::Lesson& lesson, Workload& work,
   }
   step.check_match(hl::format("whole device vs host, {} of {} elements", host.size(), work.n),
                    hl::first_mismatch(host, device, kTolerance), host.size());
-  const hl::RunOrTime runs(lesson.options);
-  work.whole_device_ms =
-      runs.on_stream(whole, [&] { launch(work.d_in.data(), out, work.n, work.iterations, whole); });
   const std::vector<hl::Column> columns = {"partition",      "units",     {"median", "ms", 3},
                                            "x whole device", "ideal N/k", "measured / ideal"};
   hl::ResultTable table("scaling", "The kernel on the whole device and on k units", columns);
@@ -145,7 +141,7 @@ hl::StepResult measure_scaling(hl::Lesson& lesson, Workload& work,
     const Load load{p.stream, 1, work.n, work.iterations, out, work.expected.data(), &p};
     const Load idle{p.stream, 0, work.n, 0, out};  // nothing on the second stream
     traced_round(step, lesson, p.name, work, load, idle);
-    const auto ms = median_of_rounds(runs, [&] { return run_round(work, load, idle, 0.0); })[0];
+    const auto ms = runs.medians([&] { return run_round(work, load, idle, 0.0); })[0];
     const std::optional<double> slowdown = hl::ratio(ms, work.whole_device_ms);
     const double ideal = static_cast<double>(units) / p.units;
     table.row({p.name, p.units, ms, slowdown, ideal, hl::ratio(slowdown, ideal)});
@@ -196,8 +192,7 @@ hl::StepResult measure_isolation(hl::Lesson& lesson, const hl::Device& device, c
   }
   const hl::RunOrTime runs(lesson.options);
   const auto latency = [&](int p, double head_start_us) {
-    return median_of_rounds(
-        runs, [&] { return run_round(work, victim[p], neighbour[p], head_start_us); })[0];
+    return runs.medians([&] { return run_round(work, victim[p], neighbour[p], head_start_us); })[0];
   };
   std::optional<double> alone[2] = {latency(0, 0.0), latency(1, 0.0)}, beside[2], slowdown[2];
   // The neighbour lasts at least 10x the victim's solo time and gets a head start of a fifth of
@@ -264,18 +259,16 @@ hl::StepResult measure_side_by_side(hl::Lesson& lesson, const hl::Device& device
   hl::StepResult step("4. Side by side: two disjoint partitions at once");
   traced_round(step, lesson, "two partitions side by side", work, load[0], load[1]);
   const hl::RunOrTime runs(lesson.options);
-  const auto together =
-      median_of_rounds(runs, [&] { return run_round(work, load[0], load[1], 0); });
-  std::optional<double> alone[2], slowdown[2];
+  const auto together = runs.medians([&] { return run_round(work, load[0], load[1], 0); });
+  std::optional<double> slowdown[2];
   hl::ResultTable table(
       "side_by_side", "Two disjoint partitions, each with its share of the work",
       {"partition", "units", {"solo", "ms", 3}, {"side by side", "ms", 3}, "x solo"});
   for (int i = 0; i < 2; ++i) {
-    alone[i] = median_of_rounds(runs, [&] {
-      return run_round(work, load[i], {pair[1 - i].stream, 0}, 0);
-    })[0];
-    slowdown[i] = hl::ratio(together[i], alone[i]);
-    table.row({pair[i].name, pair[i].units, alone[i], together[i], slowdown[i]});
+    const auto alone =
+        runs.medians([&] { return run_round(work, load[i], {pair[1 - i].stream}, 0); })[0];
+    slowdown[i] = hl::ratio(together[i], alone);
+    table.row({pair[i].name, pair[i].units, alone, together[i], slowdown[i]});
   }
   step.table(table);
   for (int i = 0; i < 2; ++i) {

@@ -38,8 +38,7 @@ inline int xcd_local_tile(int workgroup, int grid, int xcds = kMi300Xcds) {
   const int per_xcd = (grid + xcds - 1) / xcds;  // the tall XCDs' share
   const int tall = grid % xcds == 0 ? xcds : grid % xcds;
   const int xcd = workgroup % xcds, position = workgroup / xcds;
-  if (xcd < tall) return xcd * per_xcd + position;
-  return tall * per_xcd + (xcd - tall) * (per_xcd - 1) + position;
+  return xcd * per_xcd - (xcd > tall ? xcd - tall : 0) + position;  // 1 less per short XCD before
 }
 
 /// The chunked variant (remap_xcd_chunked): each XCD takes \p chunk consecutive tiles at a

@@ -314,15 +314,15 @@ inline void check_queue(hl::StepResult& step, const std::vector<unsigned int>& o
                  : hl::format("segment {} taken {} time(s), owner {}", k, claims[k], owner[k]));
 }
 
-// TODO(common): the gaps between a Schedule's launches belong beside Schedule::launch_spans().
+// TODO(common): the gaps between a Schedule's launches belong beside Schedule::launches().
 /// The median time from one kernel's last block to the next kernel's first block.
 inline std::optional<double> median_gap_us(const hl::Schedule& schedule) {
-  const auto spans = schedule.launch_spans();  // by launch, in launch order
+  const auto spans = schedule.launches();  // by launch, in launch order
   std::vector<double> gaps;
   for (auto it = spans.begin(); it != spans.end() && std::next(it) != spans.end(); ++it) {
-    gaps.push_back(std::next(it)->second.start - it->second.end);
+    gaps.push_back(std::next(it)->second.span.start - it->second.span.end);
   }
-  return gaps.empty() ? std::nullopt : std::optional(hl::summarize(std::move(gaps)).median);
+  return gaps.empty() ? std::nullopt : std::optional(hl::median(std::move(gaps)));
 }
 
 /// The code object that the build makes from module_kernels.hip (a fatbin on NVIDIA, an AMDGPU

@@ -263,7 +263,7 @@ hl::StepResult trace_the_batch(hl::TraceFile& traces, Batch& b, const batch::Geo
       "The first individual launches (up to 16), each method from its first block: launches "
       "leave gaps (.), graph nodes follow closer, the persistent kernel has none",
       {row(launches, "launches"), row(replay, "graph replay"), row(persistent, "persistent")},
-      launches.launch_spans().at(static_cast<int>(shown) - 1).end));
+      launches.launches().at(static_cast<int>(shown) - 1).span.end));
   hl::ResultTable gaps("trace_gaps", "Gaps between kernels, traced (" + part + ")",
                        {{"method"}, {"kernels"}, {"median gap", "us", 2}, {"span", "us", 1}});
   gaps.row({"individual launches", traced, batch::median_gap_us(launches), launches.span_us()})

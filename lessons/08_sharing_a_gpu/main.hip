@@ -83,14 +83,9 @@ std::string run_victim(const Tenancy& t, hipStream_t stream, std::vector<TenantB
                     hl::first_mismatch(expected(in, n), out) ? 0 : 1, l.p50, l.p99, l.max);
 }
 
-// A child's answer: its "@result" line and the trace lines of its moment.
-void answer(hl::Report& report, const std::string& result, const std::vector<TenantBlock>& moment) {
-  for (const TenantBlock& b : moment) report.line(block_line(b));
-  report.line(hl::kResultPrefix + result);
-}
-
 // The tenant processes (--role): the victim alone, the aggressor until the parent says stop, or
-// both in one process on two streams made for --setting.
+// both in one process on two streams made for --setting. Each answers with the trace lines of
+// its moment and its "@result" line.
 void be_a_tenant(hl::Lesson& lesson, const Options& o) {
   const hl::Device device = hl::open_device(lesson.options.device);
   const Tenancy t{device,
@@ -101,54 +96,52 @@ void be_a_tenant(hl::Lesson& lesson, const Options& o) {
                   lesson.options.seed,
                   lesson.traces};
   std::vector<TenantBlock> moment;
-  if (o.role == "victim") {
-    hipStream_t stream = nullptr;
-    HIP_CHECK(hipStreamCreateWithFlags(&stream, hipStreamNonBlocking));
-    const std::string result = run_victim(t, stream, moment, [] {});
-    HIP_CHECK(hipStreamDestroy(stream));
-    return answer(lesson.report, result, moment);
-  }
-  if (o.role == "aggressor") {
-    hipStream_t stream = nullptr;
-    HIP_CHECK(hipStreamCreateWithFlags(&stream, hipStreamNonBlocking));
-    Aggressor aggressor(t, stream);
-    aggressor.top_up();
-    lesson.report.line("@ready");
-    std::string order;  // stop_order(): "stop", or the victim's block line
-    for (pollfd in{STDIN_FILENO, POLLIN, 0}; order.empty(); aggressor.top_up()) {
-      if (::poll(&in, 1, 1) > 0 && !std::getline(std::cin, order)) order = "stop";
-    }
-    const std::string result = aggressor.finish(moment, victim_in(order));
-    HIP_CHECK(hipStreamDestroy(stream));
-    return answer(lesson.report, result, moment);
-  }
-  //! [one_process]
-  hipStream_t victim = nullptr, other = nullptr;
-  SplitStreams split;
-  if (o.setting == "partition") {
-    split = split_the_gpu(t.device, static_cast<int>(o.partition));
-    victim = split.victim, other = split.aggressor;
-  } else {
-    int least = 0, greatest = 0;  // a lower number is a higher priority
-    HIP_CHECK(hipDeviceGetStreamPriorityRange(&least, &greatest));
-    const int priority = o.setting == "priority" ? greatest : least;
-    HIP_CHECK(hipStreamCreateWithPriority(&victim, hipStreamNonBlocking, priority));
-    HIP_CHECK(hipStreamCreateWithPriority(&other, hipStreamNonBlocking, least));
-  }
-  //! [one_process]
   std::string result;
-  {
-    Aggressor aggressor(t, other);
-    result = run_victim(t, victim, moment, [&] { aggressor.top_up(); });
-    result += " " + aggressor.finish(moment, moment[0]);
-  }
-  if (o.setting == "partition") {
-    destroy(split);
+  if (o.role != "both") {
+    hipStream_t stream = nullptr;
+    HIP_CHECK(hipStreamCreateWithFlags(&stream, hipStreamNonBlocking));
+    if (o.role == "victim") result = run_victim(t, stream, moment, [] {});
+    if (o.role == "aggressor") {
+      Aggressor aggressor(t, stream);
+      aggressor.top_up();
+      lesson.report.line("@ready");
+      std::string order;  // run_tenants(): "stop", or the victim's block line
+      for (pollfd in{STDIN_FILENO, POLLIN, 0}; order.empty(); aggressor.top_up()) {
+        if (::poll(&in, 1, 1) > 0 && !std::getline(std::cin, order)) order = "stop";
+      }
+      const std::vector<TenantBlock> victim = parse_block_lines(order);  // none for "stop"
+      result = aggressor.finish(moment, victim.empty() ? std::nullopt : std::optional(victim[0]));
+    }
+    HIP_CHECK(hipStreamDestroy(stream));
   } else {
-    HIP_CHECK(hipStreamDestroy(victim));
-    HIP_CHECK(hipStreamDestroy(other));
+    //! [one_process]
+    hipStream_t victim = nullptr, other = nullptr;
+    SplitStreams split;
+    if (o.setting == "partition") {
+      split = split_the_gpu(t.device, static_cast<int>(o.partition));
+      victim = split.victim, other = split.aggressor;
+    } else {
+      int least = 0, greatest = 0;  // a lower number is a higher priority
+      HIP_CHECK(hipDeviceGetStreamPriorityRange(&least, &greatest));
+      const int priority = o.setting == "priority" ? greatest : least;
+      HIP_CHECK(hipStreamCreateWithPriority(&victim, hipStreamNonBlocking, priority));
+      HIP_CHECK(hipStreamCreateWithPriority(&other, hipStreamNonBlocking, least));
+    }
+    //! [one_process]
+    {
+      Aggressor aggressor(t, other);
+      result = run_victim(t, victim, moment, [&] { aggressor.top_up(); });
+      result += " " + aggressor.finish(moment, moment[0]);
+    }
+    if (o.setting == "partition") {
+      destroy(split);
+    } else {
+      HIP_CHECK(hipStreamDestroy(victim));
+      HIP_CHECK(hipStreamDestroy(other));
+    }
   }
-  answer(lesson.report, result, moment);
+  for (const TenantBlock& b : moment) lesson.report.line(block_line(b));
+  lesson.report.line(hl::kResultPrefix + result);
 }
 
 // What every step of the parent needs.
@@ -168,9 +161,7 @@ hl::StepResult alone(Parent& p) {
   hl::StepResult step("1. Each tenant alone");
   Outcome& alone = p.outcomes["alone"];
   alone = run_tenants(p.args, {}, {}, false);  // the aggressor, 300 ms
-  std::vector<std::string> victim = p.args;
-  victim.insert(victim.end(), {"--role", "victim"});
-  alone.victim = hl::run_self(victim, {}, 300.0);
+  alone.victim = run_child(p.args, {"--role", "victim"}).victim;
   check_tenants(step, "alone", alone);
   return step.note(
       hl::format("victim: a {} us one-block kernel, launched and waited for {} times; "
@@ -187,7 +178,7 @@ hl::StepResult one_process(Parent& p) {
     const char* how = s.protection == Protection::kPriority    ? "priority"
                       : s.protection == Protection::kPartition ? "partition"
                                                                : "plain";
-    p.outcomes[s.key] = run_in_one_process(p.args, how);
+    p.outcomes[s.key] = run_child(p.args, {"--role", "both", "--setting", how});
     check_tenants(step, s.name, p.outcomes[s.key]);
   }
   return step;

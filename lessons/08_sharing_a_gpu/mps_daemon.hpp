@@ -20,7 +20,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <optional>
@@ -89,35 +88,22 @@ inline std::string mps_control_program() {
 }
 
 namespace detail {
-// What the signal handler needs, prepared before it can run: async-signal-safe code cannot
-// allocate, so the control program and its environment are kept as C strings.
-inline char g_control[4096];
-inline char g_pipe_variable[4200];
-inline char g_log_variable[4200];
+// What the signal handler needs, prepared before it can run (async-signal-safe code cannot
+// allocate): the shell command that sends "quit" to the control program, and its environment.
+inline std::string g_quit, g_pipe_variable, g_log_variable;
 inline volatile sig_atomic_t g_running = 0;
 
-// Runs "control" with "quit" on its standard input, with only async-signal-safe calls.
-inline void quit_from_handler() {
-  int fds[2];
-  if (::pipe(fds) != 0) return;
-  const pid_t pid = ::fork();
+// Runs g_quit in a shell, with only async-signal-safe calls, then ends as \p signal would.
+inline void on_signal(int signal) {
+  const pid_t pid = g_running ? ::fork() : -1;
   if (pid == 0) {
-    ::dup2(fds[0], STDIN_FILENO);
-    ::close(fds[0]);
-    ::close(fds[1]);
-    char* argv[] = {g_control, nullptr};
-    char* envp[] = {g_pipe_variable, g_log_variable, nullptr};
-    ::execve(g_control, argv, envp);
+    char sh[] = "/bin/sh", c[] = "-c";
+    char* argv[] = {sh, c, g_quit.data(), nullptr};
+    char* envp[] = {g_pipe_variable.data(), g_log_variable.data(), nullptr};
+    ::execve(sh, argv, envp);
     ::_exit(127);
   }
-  (void)!::write(fds[1], "quit\n", 5);  // into the pipe's buffer: no wait, and no SIGPIPE
-  ::close(fds[0]);
-  ::close(fds[1]);
   if (pid > 0) ::waitpid(pid, nullptr, 0);
-}
-
-inline void on_signal(int signal) {
-  if (g_running) quit_from_handler();
   g_running = 0;
   ::signal(signal, SIG_DFL);
   ::raise(signal);
@@ -158,11 +144,9 @@ class MpsDaemon {
     log_ = folder + "/log";
     ::mkdir(pipe_.c_str(), 0700);
     ::mkdir(log_.c_str(), 0700);
-    std::snprintf(detail::g_control, sizeof detail::g_control, "%s", control_.c_str());
-    std::snprintf(detail::g_pipe_variable, sizeof detail::g_pipe_variable,
-                  "CUDA_MPS_PIPE_DIRECTORY=%s", pipe_.c_str());
-    std::snprintf(detail::g_log_variable, sizeof detail::g_log_variable,
-                  "CUDA_MPS_LOG_DIRECTORY=%s", log_.c_str());
+    detail::g_quit = hl::format("echo quit | '{}'", control_);
+    detail::g_pipe_variable = "CUDA_MPS_PIPE_DIRECTORY=" + pipe_;
+    detail::g_log_variable = "CUDA_MPS_LOG_DIRECTORY=" + log_;
     detail::g_running = 1;
     ::signal(SIGINT, detail::on_signal);
     ::signal(SIGTERM, detail::on_signal);

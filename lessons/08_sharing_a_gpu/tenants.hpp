@@ -226,19 +226,6 @@ inline std::optional<TenantBlock> aggressor_beside_victim(const std::vector<Tena
   return std::nullopt;
 }
 
-/// The parent's word to the aggressor once the victim has reported: "stop", or the victim's
-/// traced block as its trace line (block_line()), and the aggressor sends its rounds around that
-/// block (Aggressor::finish()).
-inline std::string stop_order(const std::vector<TenantBlock>& victim) {
-  return victim.empty() ? "stop" : block_line(victim[0]);
-}
-
-/// The victim's block in an order; nothing for "stop". Throws as parse_block_lines() does.
-inline std::optional<TenantBlock> victim_in(const std::string& order) {
-  const std::vector<TenantBlock> blocks = parse_block_lines(order);
-  return blocks.empty() ? std::nullopt : std::optional(blocks[0]);
-}
-
 /// What one setting's tenants reported: the victim's run and the aggressor's (the same run when
 /// both shared one process), and the moment of the victim's last launch.
 struct Outcome {
@@ -249,8 +236,9 @@ struct Outcome {
 /// Runs the aggressor as a child of this program (\p args, then --role aggressor) and, once it
 /// says its kernels are queued, the victim (--role victim) or, without \p victim, a pause of
 /// 300 ms. As soon as the victim reports, the aggressor is told to stop and to send the
-/// rounds that ran beside the victim's last block (stop_order()), while its ring of traced
-/// rounds still holds them.
+/// rounds that ran beside the victim's last block: the parent writes that block's trace line
+/// (block_line()), or "stop" without one, while the aggressor's ring of traced rounds still
+/// holds them.
 inline Outcome run_tenants(const std::vector<std::string>& args,
                            const std::vector<hl::EnvSetting>& victim_env,
                            const std::vector<hl::EnvSetting>& aggressor_env, bool victim) {
@@ -276,13 +264,14 @@ inline Outcome run_tenants(const std::vector<std::string>& args,
   if (ready && victim) {
     auto victim_process = child("victim", victim_env, false);
     std::string victim_said = read_until(*victim_process, hl::kResultPrefix);
-    aggressor->write_line(stop_order(parse_block_lines(victim_said)));
+    const std::vector<TenantBlock> last = parse_block_lines(victim_said);
+    aggressor->write_line(last.empty() ? "stop" : block_line(last[0]));
     o.victim.outcome = victim_process->finish(300.0);
     o.victim.outcome.output = victim_said + o.victim.outcome.output;
     o.victim.values = hl::parse_result(o.victim.outcome.output);
   } else if (ready) {
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
-    aggressor->write_line(stop_order({}));
+    aggressor->write_line("stop");
   }
   o.aggressor.outcome = aggressor->finish(300.0);
   o.aggressor.outcome.output = aggressor_said + o.aggressor.outcome.output;
@@ -310,18 +299,14 @@ inline void check_tenants(hl::StepResult& step, const std::string& name, const O
 /// victim's block, and what the moments show: the victim waited for an aggressor block on its
 /// unit (plain streams), and none ran beside it (partitioned; not on AMD, where __smid() is
 /// shared).
-inline hl::StepResult compare_settings(const std::map<std::string, Outcome>& outcomes,
+inline hl::StepResult compare_settings(std::map<std::string, Outcome> outcomes,
                                        hl::Platform platform, std::int64_t launches,
                                        std::int64_t aggressor_us, bool timed,
                                        const hl::SpeedCheck& partitioned,
                                        const hl::SpeedCheck& shared, hl::TraceFile& traces) {
   hl::StepResult step("4. What protected the victim");
-  static const Outcome none;  // a setting that did not run
-  const auto of = [&](const std::string& key) -> const Outcome& {
-    return outcomes.count(key) ? outcomes.at(key) : none;
-  };
-  const hl::ChildRun& alone = of("alone").victim;
-  const double alone_rate = of("alone").aggressor.number("blocks_per_s");
+  const hl::ChildRun& alone = outcomes["alone"].victim;
+  const double alone_rate = outcomes["alone"].aggressor.number("blocks_per_s");
   hl::ResultTable table(
       "settings", hl::format("The victim's launch-to-completion latency, {} launches", launches),
       {"setting", "how", hl::Column("p50", "us", 1), hl::Column("p99", "us", 1),
@@ -357,14 +342,14 @@ inline hl::StepResult compare_settings(const std::map<std::string, Outcome>& out
                  "its compute unit (aggr.)",
                  3 * aggressor_us),
       rows, 4.0 * aggressor_us));
-  const std::optional<double> gap = waited_for_a_slot_us(of("one_process_plain").moment);
+  const std::optional<double> gap = waited_for_a_slot_us(outcomes["one_process_plain"].moment);
   step.schedule_check(
       "one process, two streams: the victim's block started as an aggressor block on "
       "its compute unit ended (within 50 us)",
       gap && *gap <= 50.0,
       gap ? hl::format("{:.1} us after it", *gap)
           : std::string("no aggressor block ended on its unit before it"));
-  const Outcome& split = of("one_process_partition");
+  const Outcome& split = outcomes["one_process_partition"];
   if (platform == hl::Platform::kAmd) {
     step.skip("one process, partitioned: no aggressor block on the victim's unit",
               "__smid() on AMD is a hardware id that several CUs can share (lesson 06)");
@@ -375,7 +360,7 @@ inline hl::StepResult compare_settings(const std::map<std::string, Outcome>& out
         !beside && !split.moment.empty(),
         beside ? hl::format("an aggressor block on SM {}", beside->unit) : std::string());
   }
-  const hl::ChildRun& sliced = of("two_processes").victim;
+  const hl::ChildRun& sliced = outcomes["two_processes"].victim;
   return step.summary(hl::format(
       "victim p50 / p99: alone {:.0} / {:.0} us, time-sliced {:.0} / {:.0} us, partitioned in one "
       "process {:.0} / {:.0} us",
@@ -383,9 +368,10 @@ inline hl::StepResult compare_settings(const std::map<std::string, Outcome>& out
       sliced.number("p99_us"), split.victim.number("p50_us"), split.victim.number("p99_us")));
 }
 
-/// Runs both tenants in one child process (--role both --setting \p setting).
-inline Outcome run_in_one_process(std::vector<std::string> args, const std::string& setting) {
-  args.insert(args.end(), {"--role", "both", "--setting", setting});
+/// Runs one child of this program (\p args, then \p role) that reports for both tenants
+/// (--role both --setting ...), or for one (--role victim).
+inline Outcome run_child(std::vector<std::string> args, const std::vector<std::string>& role) {
+  args.insert(args.end(), role.begin(), role.end());
   Outcome o;
   o.victim = o.aggressor = hl::run_self(args, {}, 300.0);
   o.moment = parse_block_lines(o.victim.outcome.output);

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <string>
@@ -40,10 +41,10 @@ class StandInControl : public testing::Test {
            "}\n"
            "if [ \"$1\" = -d ]; then\n"
            "  cp /bin/sleep \"$pipe/nvidia-cuda-mps-control\"\n"
-           "  \"$pipe/nvidia-cuda-mps-control\" 600 </dev/null >/dev/null 2>&1 &\n"
+           "  \"$pipe/nvidia-cuda-mps-control\" 120 </dev/null >/dev/null 2>&1 &\n"
            "  echo $! > \"$pipe/pid\"; started $!\n"
            "  cp /bin/sleep \"$pipe/nvidia-cuda-mps-server\"\n"
-           "  env -u CUDA_MPS_PIPE_DIRECTORY \"$pipe/nvidia-cuda-mps-server\" 600 \\\n"
+           "  env -u CUDA_MPS_PIPE_DIRECTORY \"$pipe/nvidia-cuda-mps-server\" 120 \\\n"
            "    </dev/null >/dev/null 2>&1 &\n"
            "  echo $! > \"$pipe/server\"; started $!; touch \"$pipe/control\"; exit 0\n"
            "fi\n"
@@ -101,6 +102,8 @@ TEST_F(StandInControl, StartsWithPrivateFoldersAndStopsAtTheEnd) {
 
 TEST_F(StandInControl, SigtermStopsTheDaemonBeforeTheProcessEnds) {
   const std::string marker = dir_ + "/pipe_of_child";
+  // The death test waits until every copy of its pipe has closed, the stand-in's sleeps too.
+  const auto start = std::chrono::steady_clock::now();
   EXPECT_EXIT(
       {
         sharing::MpsDaemon daemon(control_, dir_);
@@ -109,6 +112,8 @@ TEST_F(StandInControl, SigtermStopsTheDaemonBeforeTheProcessEnds) {
         std::exit(0);  // not reached: the handler stops the daemon, then the signal ends us
       },
       testing::KilledBySignal(SIGTERM), "");
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(30))
+      << "the daemon ran on after SIGTERM until the stand-in's sleep (120 s) ended";
   std::ifstream in(marker);
   std::string pipe;
   std::getline(in, pipe);

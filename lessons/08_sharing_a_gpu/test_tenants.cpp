@@ -2,6 +2,7 @@
 // trace lines and what the lesson reads from the moment of the victim's last launch.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <map>
 #include <string>
 #include <vector>
@@ -81,12 +82,12 @@ TEST(Moment, ScheduleHasWholeLaunchesInStartOrderFromTheEarliestBlock) {
   ASSERT_EQ(s.blocks().size(), 5u);
   EXPECT_DOUBLE_EQ(s.span_us(), 4030.0);
   EXPECT_EQ(s.device_clock_origin_ns(), std::optional<std::int64_t>(1800000000000000000));
-  const auto spans = s.launch_spans();  // round 7, round 8 (from its unit-6 block), the victim
+  const auto spans = s.launches();  // round 7, round 8 (from its unit-6 block), the victim
   ASSERT_EQ(spans.size(), 3u);
-  EXPECT_DOUBLE_EQ(spans.at(0).end, 2000.0);
-  EXPECT_DOUBLE_EQ(spans.at(1).start, 2001.0);
-  EXPECT_DOUBLE_EQ(spans.at(1).end, 4030.0);
-  EXPECT_DOUBLE_EQ(spans.at(2).start, 2004.0);
+  EXPECT_DOUBLE_EQ(spans.at(0).span.end, 2000.0);
+  EXPECT_DOUBLE_EQ(spans.at(1).span.start, 2001.0);
+  EXPECT_DOUBLE_EQ(spans.at(1).span.end, 4030.0);
+  EXPECT_DOUBLE_EQ(spans.at(2).span.start, 2004.0);
   for (const hl::TracedBlock& b : s.blocks()) EXPECT_EQ(b.stream, b.launch == 2 ? 0 : 1);
 }
 
@@ -98,16 +99,16 @@ TEST(Moment, TheTimelineRowsShowTheVictimsUnitOnly) {
   EXPECT_EQ(rows[1].busy.size(), 2u);  // rounds 7 and 8 on unit 5; not their unit-6 blocks
 }
 
+// The parent's order to the aggressor: the victim's block as its trace line, or "stop".
 TEST(Orders, TheVictimsBlockTravelsToTheAggressor) {
-  const auto victim = sharing::victim_in(
-      sharing::stop_order({{"victim", 199, 0, 5, 1800000000000002004, 1800000000000002024}}));
-  ASSERT_TRUE(victim.has_value());
-  EXPECT_EQ(victim->unit, 5u);
-  EXPECT_EQ(victim->start_ns, 1800000000000002004);
-  EXPECT_EQ(victim->end_ns, 1800000000000002024);
-  EXPECT_EQ(sharing::stop_order({}), "stop");
-  EXPECT_FALSE(sharing::victim_in("stop").has_value());
-  EXPECT_FALSE(sharing::victim_in("beside 5 x").has_value());
+  const auto victim = sharing::parse_block_lines(
+      sharing::block_line({"victim", 199, 0, 5, 1800000000000002004, 1800000000000002024}));
+  ASSERT_EQ(victim.size(), 1u);
+  EXPECT_EQ(victim[0].unit, 5u);
+  EXPECT_EQ(victim[0].start_ns, 1800000000000002004);
+  EXPECT_EQ(victim[0].end_ns, 1800000000000002024);
+  EXPECT_TRUE(sharing::parse_block_lines("stop").empty());
+  EXPECT_TRUE(sharing::parse_block_lines("beside 5 x").empty());
 }
 
 // A setting's outcome as its children report it.
@@ -119,6 +120,14 @@ sharing::Outcome reported(const std::string& victim, std::vector<TenantBlock> mo
       hl::parse_result("@result aggressor_correct=1 blocks_per_s=1000 blocks=1056\n");
   o.moment = std::move(moment);
   return o;
+}
+
+TEST(Reported, NumbersAreReadFromTheResultLineAndNaNWhenAbsentOrNotANumber) {
+  sharing::Outcome o = reported("p50_us=30.5 p99_us=x");
+  EXPECT_DOUBLE_EQ(o.victim.number("p50_us"), 30.5);
+  EXPECT_TRUE(std::isnan(o.victim.number("p99_us")));
+  EXPECT_TRUE(std::isnan(o.victim.number("max_us")));
+  EXPECT_EQ(o.victim.text("victim_correct"), "1");
 }
 
 // Step 4's verdicts: speed checks by name (passed or not) and schedule checks and skips.

@@ -18,9 +18,10 @@
 
 #include <cerrno>
 #include <chrono>
-#include <climits>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -42,14 +43,7 @@ struct EnvSetting {
 };
 
 /// The path of the running program, from /proc/self/exe.
-inline std::string self_executable() {
-  std::vector<char> path(PATH_MAX + 1, '\0');
-  const ssize_t length = ::readlink("/proc/self/exe", path.data(), PATH_MAX);
-  if (length <= 0) {
-    throw std::runtime_error(std::string("cannot read /proc/self/exe: ") + std::strerror(errno));
-  }
-  return std::string(path.data(), static_cast<std::size_t>(length));
-}
+inline std::string self_executable() { return std::filesystem::read_symlink("/proc/self/exe"); }
 
 /// This process's environment with \p changes applied: every variable named in \p changes is
 /// dropped, then the ones with a value are added back with that value.
@@ -127,7 +121,7 @@ class ChildProcess {
   }
 
   ~ChildProcess() {
-    close_input();
+    if (in_fd_ >= 0) ::close(in_fd_);
     if (out_fd_ >= 0) ::close(out_fd_);
     if (pid_ > 0) {
       ::kill(pid_, SIGKILL);
@@ -151,12 +145,6 @@ class ChildProcess {
     }
   }
 
-  /// Closes the child's stdin, which tells a child that reads commands to finish.
-  void close_input() {
-    if (in_fd_ >= 0) ::close(in_fd_);
-    in_fd_ = -1;
-  }
-
   /// Next line of the child's output, or nothing at end of output or after \p timeout_s.
   std::optional<std::string> read_line(double timeout_s) {
     const auto deadline = deadline_in(timeout_s);
@@ -175,7 +163,8 @@ class ChildProcess {
   /// the child is killed), reaps the child and says how it ended.
   Outcome finish(double timeout_s) {
     const auto deadline = deadline_in(timeout_s);
-    close_input();
+    if (in_fd_ >= 0) ::close(in_fd_);  // a child that reads commands finishes at end of input
+    in_fd_ = -1;
     Outcome outcome;
     while (read_some(deadline)) {
     }
@@ -238,12 +227,10 @@ inline constexpr const char* kResultPrefix = "@result ";
 inline std::map<std::string, std::string> parse_result(const std::string& output) {
   std::map<std::string, std::string> values;
   std::istringstream lines(output);
-  std::string line;
-  while (std::getline(lines, line)) {
+  for (std::string line; std::getline(lines, line);) {
     if (line.rfind(kResultPrefix, 0) != 0) continue;
     std::istringstream tokens(line.substr(std::strlen(kResultPrefix)));
-    std::string token;
-    while (tokens >> token) {
+    for (std::string token; tokens >> token;) {
       const auto equals = token.find('=');
       if (equals != std::string::npos) values[token.substr(0, equals)] = token.substr(equals + 1);
     }
@@ -259,13 +246,10 @@ struct ChildRun {
 
   /// The value of \p key as a number; NaN when the child did not report it.
   double number(const std::string& key) const {
-    const auto found = values.find(key);
-    if (found == values.end()) return std::nan("");
-    try {
-      return std::stod(found->second);
-    } catch (const std::exception&) {
-      return std::nan("");
-    }
+    const std::string value = text(key, "");
+    char* end = nullptr;
+    const double parsed = std::strtod(value.c_str(), &end);
+    return end == value.c_str() ? std::nan("") : parsed;
   }
   std::string text(const std::string& key, const std::string& missing = "-") const {
     const auto found = values.find(key);
@@ -279,8 +263,7 @@ struct ChildRun {
   std::string tail(std::size_t lines = 4) const {
     std::vector<std::string> all;
     std::istringstream in(outcome.output);
-    std::string line;
-    while (std::getline(in, line)) all.push_back(line);
+    for (std::string line; std::getline(in, line);) all.push_back(line);
     std::string text_out;
     for (std::size_t i = all.size() > lines ? all.size() - lines : 0; i < all.size(); ++i) {
       text_out += (text_out.empty() ? "" : " | ") + all[i];

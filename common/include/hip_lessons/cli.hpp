@@ -73,31 +73,29 @@ class LessonCli {
   /// An integer option with a range; accepts the same forms as --size.
   void add_count(const std::string& flag, std::int64_t& value, const std::string& help,
                  std::int64_t min, std::int64_t max);
-  /// A real-number option with a range (thresholds, fractions).
-  void add_number(const std::string& flag, double& value, const std::string& help, double min,
-                  double max);
   /// A string option restricted to \p choices.
   void add_choice(const std::string& flag, std::string& value, const std::string& help,
                   std::vector<std::string> choices);
-  /// A free-text option (a mask, a list). \p validate is called with the text after parsing
-  /// and throws UsageError when it is malformed, so bad text exits 2 before any GPU work.
+  /// A free-text option (a mask, a list). \p validate throws UsageError when the text is
+  /// malformed.
   void add_text(const std::string& flag, std::string& value, const std::string& help,
                 std::function<void(const std::string&)> validate);
   /// A switch without value.
   void add_flag(const std::string& flag, bool& value, const std::string& help);
-  /// --trace FILE: the lesson records block traces and writes them in the Chrome Trace Event
-  /// Format (Perfetto, chrome://tracing) by the same file rules as --json.
+  /// --trace FILE: the lesson records block traces and writes them by the same file rules as
+  /// --json.
   void add_trace_output();
   /// --block: threads per block, 1..1024 (every GPU's limit or more); with
   /// BlockRule::kWholeWarps also a multiple of 32, which every GPU's warp size divides. The
   /// device's own limits are checked later by checked_block_size().
   void add_block_size(std::int64_t& value, BlockRule rule = BlockRule::kAnySize);
-  /// Declares a speed check: adds its flag (default: the declared threshold) and returns the
-  /// check, whose threshold holds the flag's value after parse(). The reference stays valid
-  /// as long as this LessonCli.
+  /// Declares a speed check: adds its flag (a number in [0, 1000000], default: the declared
+  /// threshold) and returns the check, whose threshold holds the flag's value after parse().
+  /// The reference stays valid as long as this LessonCli.
   const SpeedCheck& add_speed_check(SpeedCheck check);
 
-  /// Parses and validates. Returns -1 to go on, 0 after --help, 2 after an error (the
+  /// Parses and validates every option given (an empty value too), and that --json and
+  /// --trace can be written. Returns -1 to go on, 0 after --help, 2 after an error (the
   /// message, starting with "error: ", is already printed on stderr).
   int parse(int argc, const char* const* argv);
 

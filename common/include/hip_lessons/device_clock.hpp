@@ -24,9 +24,8 @@
 
 namespace hip_lessons {
 
-/// Reads the device's constant-rate clock, wall_clock64() (AMD: s_memrealtime; NVIDIA, through
-/// the HIP-on-CUDA layer: %globaltimer in nanoseconds). Returns a negative value on an AMD
-/// device without such a clock.
+/// Reads wall_clock64() (see the file comment). Returns a negative value on an AMD device
+/// without such a clock.
 __device__ inline long long constant_rate_clock() {
 #if defined(__HIP_PLATFORM_AMD__) && !defined(__HIP_DEVICE_COMPILE__)
   return -1;  // the host pass of hip-clang: some HIP versions declare wall_clock64() device-only
@@ -35,7 +34,7 @@ __device__ inline long long constant_rate_clock() {
 #endif
 }
 
-/// Stores one reading of constant_rate_clock() (used by the host calibration).
+/// Stores one reading of constant_rate_clock() (for spin_ticks_per_microsecond()).
 template <int Unused = 0>
 __global__ void read_constant_rate_clock(long long* reading) {
   *reading = constant_rate_clock();
@@ -43,9 +42,8 @@ __global__ void read_constant_rate_clock(long long* reading) {
 
 namespace detail {
 
-// hipDeviceAttributeWallClockRate is not in every HIP (HIP 5.2's header lacks it). These
-// overloads find out at compile time whether the enumerator exists, without guessing the
-// HIP version that introduced it.
+// Whether hipDeviceAttributeWallClockRate exists (see the file comment), found at compile time
+// rather than by guessing the HIP version that introduced it.
 template <class Attribute>
 constexpr auto wall_clock_rate_attribute(int)
     -> decltype(Attribute::hipDeviceAttributeWallClockRate, std::optional<Attribute>()) {
@@ -58,11 +56,23 @@ constexpr std::optional<Attribute> wall_clock_rate_attribute(long) {
 
 }  // namespace detail
 
-/// Measures the rate of constant_rate_clock() on the current device against the host's
-/// steady clock: two readings about 20 ms apart. Accurate to well under 1%, because the
-/// few microseconds of launch latency in each reading are small against 20 ms.
-/// Throws SkipError when the clock does not advance (no constant-rate clock here).
-inline double calibrate_ticks_per_microsecond() {
+/// Ticks of constant_rate_clock() per microsecond on the current device: the wall clock rate
+/// attribute (kHz) / 1000 where the installed HIP has it and reports a rate; else measured
+/// against the host's steady clock. Throws SkipError when the clock does not advance (no
+/// constant-rate clock here).
+inline double spin_ticks_per_microsecond() {
+  constexpr auto attribute = detail::wall_clock_rate_attribute<hipDeviceAttribute_t>(0);
+  if constexpr (attribute.has_value()) {
+    int device = 0;
+    HIP_CHECK(hipGetDevice(&device));
+    int rate_khz = 0;
+    if (hipDeviceGetAttribute(&rate_khz, *attribute, device) == hipSuccess && rate_khz > 0) {
+      return rate_khz / 1000.0;
+    }
+    (void)hipGetLastError();  // a refused attribute must not look like a later launch error
+  }
+  // Two readings about 20 ms apart: accurate to well under 1%, because the few microseconds of
+  // launch latency in each reading are small against 20 ms.
   DeviceBuffer<long long> reading(1);
   const auto read = [&] {
     hipLaunchKernelGGL(read_constant_rate_clock<>, dim3(1), dim3(1), 0, nullptr, reading.data());
@@ -83,24 +93,6 @@ inline double calibrate_ticks_per_microsecond() {
         "did not advance), which the fixed-duration spin kernels need");
   }
   return static_cast<double>(second - first) / microseconds;
-}
-
-/// Ticks of constant_rate_clock() per microsecond on the current device:
-/// hipDeviceAttributeWallClockRate / 1000 (the attribute is in kHz; 10^6 kHz on NVIDIA, where
-/// %globaltimer counts nanoseconds) where the installed HIP has the attribute and reports a
-/// rate; else calibrate_ticks_per_microsecond().
-inline double spin_ticks_per_microsecond() {
-  constexpr auto attribute = detail::wall_clock_rate_attribute<hipDeviceAttribute_t>(0);
-  if constexpr (attribute.has_value()) {
-    int device = 0;
-    HIP_CHECK(hipGetDevice(&device));
-    int rate_khz = 0;
-    if (hipDeviceGetAttribute(&rate_khz, *attribute, device) == hipSuccess && rate_khz > 0) {
-      return rate_khz / 1000.0;
-    }
-    (void)hipGetLastError();  // a refused attribute must not look like a later launch error
-  }
-  return calibrate_ticks_per_microsecond();
 }
 
 }  // namespace hip_lessons

@@ -3,10 +3,10 @@
 ///
 /// These variables are read once, when the runtime starts, so a typo silently does nothing
 /// (or hides every GPU). Lesson 01 prints each with what it does and whether its value is
-/// valid; later lessons use the same rules. Some rules changed between runtime releases (what
-/// an empty device list means changed in ROCm 5.5): the checks take the runtime version when
-/// the caller knows it (lesson 01 asks hipRuntimeGetVersion) and otherwise say what each
-/// release does. docs/runtime_behaviour.tsv lists every such knob by version.
+/// valid; later lessons warn by the same rules. Where a rule changed between releases, the
+/// checks take the runtime version when the caller knows it (lesson 01 asks
+/// hipRuntimeGetVersion), else say what each release does; docs/runtime_behaviour.tsv lists
+/// every such knob by version.
 #pragma once
 
 #include <optional>
@@ -60,7 +60,7 @@ struct EnvironmentVariable {
 /// (NVIDIA: CUDA_DEVICE_MAX_CONNECTIONS) a process's streams are spread over.
 struct HardwareQueueVariable {
   const char* name;         ///< the variable of this platform
-  int default_count;        ///< what applies when it is unset (AMD 4, NVIDIA 8)
+  int default_count;        ///< what applies when it is unset
   const char* counterpart;  ///< the other platform's variable for the same job
 };
 
@@ -76,32 +76,18 @@ const std::vector<EnvironmentVariable>& scheduling_variables();
 
 /// Checks \p value for variable \p name as the runtime of a \p platform build reads it, in
 /// release \p runtime when known (else the problem says what each release does). Returns
-/// nothing when valid, else the problem in one sentence: what is wrong and what the runtime
-/// makes of it (the rules are the runtime's, not stricter ones):
-///   - GPU_MAX_HW_QUEUES is read with atoi() ("abc" is 0, "8x" is 8) and has no upper bound;
-///     0 shares one queue per priority level from HIP 5.5, and gives no queue up to 5.4.
-///   - HIP_VISIBLE_DEVICES or CUDA_VISIBLE_DEVICES set but empty hides every GPU from HIP 5.5
-///     on (as it always did in CUDA) and counts as unset in HIP 5.4 and earlier; an empty
-///     ROCR_VISIBLE_DEVICES exposes no GPU.
-///   - ROC_GLOBAL_CU_MASK is hex with or without 0x; HIP drops a mask that enables no CU.
-///   - HSA_CU_MASK: exactly the sets ROCr rejects, which it does silently, ignoring that set
-///     and every later one: a set that is not GPUs:CUs, an ID that is not decimal, a reversed
-///     range, a mask with no CU (0x0), a repeated or overlapping GPU or CU ID, and a GPU named
-///     in two sets. IDs above the GPU's CU count are dropped by ROCr, not an error: this check
-///     does not know the CU count and takes every ID as existing.
-///   - HSA_ENABLE_SDMA and HSA_ENABLE_INTERRUPT know only 0 and 1.
-///
-/// Unknown names are always valid.
+/// nothing when valid (unknown names always are), else the problem in one sentence: what is
+/// wrong and what the runtime makes of it. The rules are the runtime's own, not stricter ones;
+/// each is written, with the source read, beside its check in environment.cpp.
 std::optional<std::string> check_environment_value(
     const std::string& name, const std::string& value, Platform platform = build_platform(),
     std::optional<RuntimeVersion> runtime = std::nullopt);
 
-/// One line for every run-time scheduling variable that is set in this process's environment
-/// and is either malformed or ignored by a \p platform build (in release \p runtime when
-/// known), e.g. "GPU_MAX_HW_QUEUES='abc': 'abc' is not an integer; HIP reads it with atoi()
-/// as 0: ...". Empty when all is well.
-/// run_lesson() prints these as warnings before a lesson starts; it has no HIP runtime to ask
-/// for the version, so its warnings name both rules where the release matters.
+/// One line for every run-time scheduling variable set in this process's environment that is
+/// malformed or ignored by a \p platform build (in release \p runtime when known), e.g.
+/// "GPU_MAX_HW_QUEUES='abc': 'abc' is not an integer; HIP reads it with atoi() as 0: ...".
+/// run_lesson() prints these before a lesson starts, without the release: it has no HIP
+/// runtime to ask.
 std::vector<std::string> environment_warnings(Platform platform = build_platform(),
                                               std::optional<RuntimeVersion> runtime = std::nullopt);
 

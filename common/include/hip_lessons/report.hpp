@@ -10,14 +10,9 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <vector>
 
 #include "hip_lessons/cli.hpp"
-#include "hip_lessons/format.hpp"
-#include "hip_lessons/results.hpp"
-#include "hip_lessons/speed_check.hpp"
 #include "hip_lessons/step_result.hpp"
-#include "hip_lessons/validation.hpp"
 
 namespace hip_lessons {
 
@@ -81,9 +76,6 @@ class Report {
   void write_json(const std::string& path, int exit_code) const;
 
  private:
-  void record_table(const ResultTable& table);  // for the JSON file, without printing
-  void schedule_check(const std::string& name, bool passed, const std::string& detail);
-  void speed(const SpeedCheck& check, double ratio);
   struct Data;
   std::unique_ptr<Data> data_;
   std::ostream& out_;

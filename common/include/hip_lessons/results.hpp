@@ -7,6 +7,7 @@
 /// integers, real numbers stay real, a missing value is null. No lesson formats a cell.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <iosfwd>
 #include <optional>
@@ -37,7 +38,7 @@ struct Column {
 /// or text. Converts implicitly from those types and from std::optional of them.
 class Cell {
  public:
-  using Value = std::variant<std::monostate, std::int64_t, double, bool, std::string>;
+  using Value = std::variant<std::nullptr_t, std::int64_t, double, bool, std::string>;
 
   Cell() = default;
   Cell(std::nullopt_t) {}  // NOLINT: an absent value reads as "-"

@@ -45,6 +45,7 @@ struct TracedLaunch {
   std::string kernel;
   int stream = 0;
   Interval span;  ///< from its first block's start to its last block's end
+  unsigned blocks = 0;
 };
 
 /// The largest number of \p intervals that are open at one moment (an interval ending exactly
@@ -68,11 +69,10 @@ class Schedule {
            std::optional<std::int64_t> host_read_ns = std::nullopt);
 
   const std::vector<TracedBlock>& blocks() const { return blocks_; }
-  bool empty() const { return blocks_.empty(); }
   /// From the first block's start to the last block's end.
   double span_us() const;
-  /// Each launch from its first block's start to its last block's end, by launch number.
-  std::map<int, Interval> launch_spans() const;
+  /// Each launch, by launch number.
+  std::map<int, TracedLaunch> launches() const;
   /// The most launches running at one moment.
   int peak_concurrent_launches() const;
   /// The launches running at the first moment when more than \p limit ran at once, in start

@@ -26,8 +26,6 @@ struct SpeedCheck {
   bool passes(double ratio) const {
     return bound == Bound::kAtLeast ? ratio >= threshold : ratio <= threshold;
   }
-  /// ">= 0.75" or "<= 1.75".
-  std::string requirement() const;
 };
 
 /// A ratio that must reach \p threshold.

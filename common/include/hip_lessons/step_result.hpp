@@ -41,13 +41,12 @@ class StepResult {
   /// One entry; which fields are used depends on its kind.
   struct Entry {
     Kind kind = Kind::kNote;
-    std::string name{};    ///< the check, fact or measurement name; a note's text
-    std::string detail{};  ///< a check's detail, a skip's reason
+    std::string name{};    ///< the check, fact or measurement name; a note's text; a title
+    std::string detail{};  ///< a check's detail, a skip's reason, a figure's text
     bool passed = false;
     double value = 0.0;  ///< a speed ratio or a measurement
     Cell cell{};         ///< a fact's value
     std::optional<ResultTable> table{};
-    std::optional<Figure> figure{};
     std::optional<SpeedCheck> speed{};
   };
 
@@ -71,7 +70,7 @@ class StepResult {
   }
   /// A timeline or another text picture.
   StepResult& figure(Figure figure) {
-    return add({Kind::kFigure, figure.title, "", false, 0.0, {}, std::nullopt, std::move(figure)});
+    return add({Kind::kFigure, std::move(figure.title), std::move(figure.text)});
   }
   /// A correctness check: passed or not, and what was seen.
   StepResult& check(std::string name, bool passed, std::string detail = "") {
@@ -81,8 +80,7 @@ class StepResult {
   /// mismatch.
   StepResult& check_match(std::string name, const std::optional<Mismatch>& mismatch,
                           std::size_t count) {
-    return check(std::move(name), !mismatch,
-                 mismatch ? describe(*mismatch, count) : std::to_string(count) + " elements match");
+    return check(std::move(name), !mismatch, describe(mismatch, count));
   }
   /// A check of a block trace that needs kernels or blocks to run at the same time (see
   /// Report::step(): shown, not enforced, under compute-sanitizer).
@@ -98,8 +96,7 @@ class StepResult {
   /// timed (\p ratio empty, as under --check).
   StepResult& speed(const SpeedCheck& check, std::optional<double> ratio) {
     if (!ratio) return *this;
-    return add(
-        {Kind::kSpeed, check.name, "", false, *ratio, {}, std::nullopt, std::nullopt, check});
+    return add({Kind::kSpeed, check.name, "", false, *ratio, {}, std::nullopt, check});
   }
   /// A number for the JSON file's measurements; nothing when \p value is empty.
   StepResult& measurement(std::string key, std::optional<double> value) {

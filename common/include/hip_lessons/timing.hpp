@@ -8,8 +8,10 @@
 
 #include <hip/hip_runtime.h>
 
+#include <array>
 #include <chrono>
 #include <optional>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -20,16 +22,16 @@
 
 namespace hip_lessons {
 
-/// How many untimed warm-up runs and timed repeats a measurement makes.
+/// How many untimed warm-up runs and timed repeats a measurement makes; no repeats: untimed.
 struct TimingPlan {
-  int warmup = 3;
-  int repeats = 20;
+  int warmup = 0;
+  int repeats = 0;
 };
 
 /// Times \p enqueue_work, which must enqueue its work onto \p stream, with events recorded
-/// in that stream around each repeat. Returns milliseconds per repeat.
+/// in that stream around each repeat. Returns the median milliseconds per repeat.
 template <class Work>
-Stats time_on_stream(hipStream_t stream, const TimingPlan& plan, Work&& enqueue_work) {
+double time_on_stream(hipStream_t stream, const TimingPlan& plan, Work&& enqueue_work) {
   for (int i = 0; i < plan.warmup; ++i) enqueue_work();
   HIP_CHECK(hipStreamSynchronize(stream));
   GpuEvent start;
@@ -43,7 +45,7 @@ Stats time_on_stream(hipStream_t stream, const TimingPlan& plan, Work&& enqueue_
     stop.synchronize();
     samples.push_back(stop.milliseconds_since(start));
   }
-  return summarize(std::move(samples));
+  return median(std::move(samples));
 }
 
 /// How a lesson runs each workload in its mode: timed in the tour and under --speed-check
@@ -52,25 +54,43 @@ Stats time_on_stream(hipStream_t stream, const TimingPlan& plan, Work&& enqueue_
 /// they measure is an empty optional under --check, and a table shows it as "-".
 class RunOrTime {
  public:
-  explicit RunOrTime(const CommonOptions& options) {
-    if (options.timed()) plan_ = TimingPlan{3, options.repeat};
-  }
-  explicit RunOrTime(std::optional<TimingPlan> plan) : plan_(plan) {}
+  explicit RunOrTime(const CommonOptions& options)
+      : plan_{3, options.timed() ? options.repeat : 0} {}
+  /// Times by \p plan; RunOrTime() runs once, untimed (as a traced run is).
+  explicit RunOrTime(TimingPlan plan = {}) : plan_(plan) {}
 
   /// Whether this run measures time.
-  bool timed() const { return plan_.has_value(); }
-  /// The timing plan of a timed run (warm-up and repeats).
-  const std::optional<TimingPlan>& plan() const { return plan_; }
+  bool timed() const { return plan_.repeats > 0; }
+  /// The timing plan of a timed run (warm-up and repeats); null under --check.
+  const TimingPlan* plan() const { return timed() ? &plan_ : nullptr; }
 
   /// Runs \p enqueue_work (which enqueues onto \p stream) and returns the median milliseconds
   /// by events on \p stream; under --check runs it once, waits for \p stream and returns
   /// nothing.
   template <class Work>
   std::optional<double> on_stream(hipStream_t stream, Work&& enqueue_work) const {
-    if (plan_) return time_on_stream(stream, *plan_, enqueue_work).median;
+    if (timed()) return time_on_stream(stream, plan_, enqueue_work);
     enqueue_work();
     HIP_CHECK(hipStreamSynchronize(stream));
     return std::nullopt;
+  }
+
+  /// Runs \p round, which times its own parts (each stream's events, say) and returns their
+  /// milliseconds as a std::array, and returns each part's median; under --check runs it once
+  /// and returns nothing.
+  template <class Round>
+  auto medians(Round&& round) const {
+    constexpr std::size_t kParts = std::tuple_size_v<decltype(round())>;
+    std::array<std::optional<double>, kParts> result{};
+    std::array<std::vector<double>, kParts> samples;
+    for (int r = 0; r < (timed() ? plan_.warmup + plan_.repeats : 1); ++r) {
+      const auto ms = round();
+      for (std::size_t i = 0; timed() && r >= plan_.warmup && i < kParts; ++i) {
+        samples[i].push_back(ms[i]);
+      }
+    }
+    for (std::size_t i = 0; timed() && i < kParts; ++i) result[i] = median(std::move(samples[i]));
+    return result;
   }
 
   /// Runs \p work_and_wait (which itself waits for the GPU: work spread over several
@@ -78,24 +98,16 @@ class RunOrTime {
   /// by the host clock; under --check runs it once and returns nothing.
   template <class Work>
   std::optional<double> wall(Work&& work_and_wait) const {
-    if (!plan_) {
-      work_and_wait();
-      return std::nullopt;
-    }
-    for (int i = 0; i < plan_->warmup; ++i) work_and_wait();
-    std::vector<double> samples;
-    for (int i = 0; i < plan_->repeats; ++i) {
+    return medians([&] {
       const auto begin = std::chrono::steady_clock::now();
       work_and_wait();
-      samples.push_back(
-          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin)
-              .count());
-    }
-    return summarize(std::move(samples)).median;
+      const std::chrono::duration<double, std::milli> ms = std::chrono::steady_clock::now() - begin;
+      return std::array{ms.count()};
+    })[0];
   }
 
  private:
-  std::optional<TimingPlan> plan_;
+  TimingPlan plan_;
 };
 
 }  // namespace hip_lessons

@@ -77,7 +77,8 @@ std::optional<Mismatch> first_mismatch(const std::vector<T>& expected, const std
   return first_mismatch(expected.data(), actual.data(), expected.size(), tolerance);
 }
 
-/// One line describing a mismatch: "element 257 of 1000: expected 0.5, got nan (3 differ)".
-std::string describe(const Mismatch& mismatch, std::size_t count);
+/// One line describing a comparison of \p count elements: "1000 elements match", or its first
+/// mismatch: "element 257 of 1000: expected 0.5, got nan (3 elements differ)".
+std::string describe(const std::optional<Mismatch>& mismatch, std::size_t count);
 
 }  // namespace hip_lessons
