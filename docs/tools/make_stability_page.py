@@ -63,7 +63,7 @@ def read_runs(paths):
     for path in paths:
         lesson = "??"
         for line in joined_lines(path.read_text(errors="replace").splitlines()):
-            started = re.search(r"Test command: .*/lesson(\d\d)_", line)
+            started = re.search(r"(?:Test command|^Command): .*/lesson(\d\d)_", line)
             if started:
                 lesson = started.group(1)
             match = LINE.match(line)
