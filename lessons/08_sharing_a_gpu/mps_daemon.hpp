@@ -89,16 +89,17 @@ inline std::string mps_control_program() {
 
 namespace detail {
 // What the signal handler needs, prepared before it can run (async-signal-safe code cannot
-// allocate): the shell command that sends "quit" to the control program, and its environment.
-inline std::string g_quit, g_pipe_variable, g_log_variable;
+// allocate): the control program, which a shell sends "quit", and its environment.
+inline std::string g_control, g_pipe_variable, g_log_variable;
 inline volatile sig_atomic_t g_running = 0;
 
-// Runs g_quit in a shell, with only async-signal-safe calls, then ends as \p signal would.
+// Pipes "quit" into g_control (the shell's $0, so no path needs quoting), with only
+// async-signal-safe calls, then ends as \p signal would.
 inline void on_signal(int signal) {
   const pid_t pid = g_running ? ::fork() : -1;
   if (pid == 0) {
-    char sh[] = "/bin/sh", c[] = "-c";
-    char* argv[] = {sh, c, g_quit.data(), nullptr};
+    char sh[] = "/bin/sh", c[] = "-c", quit[] = "echo quit | \"$0\"";
+    char* argv[] = {sh, c, quit, g_control.data(), nullptr};
     char* envp[] = {g_pipe_variable.data(), g_log_variable.data(), nullptr};
     ::execve(sh, argv, envp);
     ::_exit(127);
@@ -144,7 +145,7 @@ class MpsDaemon {
     log_ = folder + "/log";
     ::mkdir(pipe_.c_str(), 0700);
     ::mkdir(log_.c_str(), 0700);
-    detail::g_quit = hl::format("echo quit | '{}'", control_);
+    detail::g_control = control_;
     detail::g_pipe_variable = "CUDA_MPS_PIPE_DIRECTORY=" + pipe_;
     detail::g_log_variable = "CUDA_MPS_LOG_DIRECTORY=" + log_;
     detail::g_running = 1;
@@ -152,10 +153,16 @@ class MpsDaemon {
     ::signal(SIGTERM, detail::on_signal);
     // The daemon keeps running after `control -d` returns: its standard streams go to
     // /dev/null, not to a pipe this process would wait on.
-    const int started =
-        std::system(hl::format("{} {} '{}' -d </dev/null >/dev/null 2>&1", detail::g_pipe_variable,
-                               detail::g_log_variable, control_)
-                        .c_str());
+    const auto quoted = [](const std::string& text) {  // one word for /bin/sh, whatever it holds
+      std::string word = "'";
+      for (const char c : text) word += c == '\'' ? std::string("'\\''") : std::string(1, c);
+      return word + "'";
+    };
+    const int started = std::system(
+        hl::format("CUDA_MPS_PIPE_DIRECTORY={} CUDA_MPS_LOG_DIRECTORY={} {} -d </dev/null "
+                   ">/dev/null 2>&1",
+                   quoted(pipe_), quoted(log_), quoted(control_))
+            .c_str());
     for (int tries = 0; tries < 100 && !up(); ++tries) {
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }

@@ -23,7 +23,8 @@ namespace {
 class StandInControl : public testing::Test {
  protected:
   void SetUp() override {
-    std::string pattern = testing::TempDir() + "mps_test_XXXXXX";
+    // A quote and a blank in the path: the signal handler must pass it to its shell whole.
+    std::string pattern = testing::TempDir() + "mps test's_XXXXXX";
     ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
     dir_ = pattern;
     control_ = dir_ + "/control";
