@@ -35,7 +35,9 @@ std::array<double, 2> run_round(const Workload& work, const Load& a, const Load&
                  : hl::BlockTrace{});
     }
     HIP_CHECK(hipEventRecord(stop[i], load.stream));
-    std::this_thread::sleep_for(std::chrono::duration<double, std::micro>(i ? head_start_us : 0));
+    if (i == 1) {
+      std::this_thread::sleep_for(std::chrono::duration<double, std::micro>(head_start_us));
+    }
   }
   float ms[2] = {0.0f, 0.0f};
   for (int i = 0; i < 2; ++i) {

@@ -61,8 +61,6 @@ class RunOrTime {
 
   /// Whether this run measures time.
   bool timed() const { return plan_.repeats > 0; }
-  /// The timing plan of a timed run (warm-up and repeats); null under --check.
-  const TimingPlan* plan() const { return timed() ? &plan_ : nullptr; }
 
   /// Runs \p enqueue_work (which enqueues onto \p stream) and returns the median milliseconds
   /// by events on \p stream; under --check runs it once, waits for \p stream and returns

@@ -87,7 +87,6 @@ class TracedRun {
     const std::vector<BlockRecord> host = records_.download();
     const double ticks_per_us = spin_ticks_per_microsecond();
     long long first = std::numeric_limits<long long>::max();
-    std::vector<TracedBlock> blocks;
     for (std::size_t l = 0; l < launches_.size(); ++l) {
       const Launch& launch = launches_[l];
       for (unsigned b = 0; b < launch.blocks; ++b) {
@@ -97,15 +96,19 @@ class TracedRun {
               format("block {} of launch {} ({}) left no trace record", b, l, launch.kernel));
         }
         first = std::min(first, r.start);
-        blocks.push_back({launch.kernel, static_cast<int>(l), launch.stream, b, r.unit, 0.0, 0.0});
       }
     }
     // Ticks are subtracted as integers before they become microseconds: a double holding a
     // raw %globaltimer reading (about 1.8e18 ns) in microseconds resolves only 0.25 us.
-    for (TracedBlock& t : blocks) {
-      const BlockRecord& r = host[launches_[static_cast<std::size_t>(t.launch)].first + t.block];
-      t.start_us = static_cast<double>(r.start - first) / ticks_per_us;
-      t.end_us = static_cast<double>(r.end - first) / ticks_per_us;
+    std::vector<TracedBlock> blocks;
+    for (std::size_t l = 0; l < launches_.size(); ++l) {
+      const Launch& launch = launches_[l];
+      for (unsigned b = 0; b < launch.blocks; ++b) {
+        const BlockRecord& r = host[launch.first + b];
+        blocks.push_back({launch.kernel, static_cast<int>(l), launch.stream, b, r.unit,
+                          static_cast<double>(r.start - first) / ticks_per_us,
+                          static_cast<double>(r.end - first) / ticks_per_us});
+      }
     }
     // The device-clock origin for a vendor profiler's view of the same kernels
     // (common/profiler/profile_agreement.hpp); long double keeps the nanoseconds of a 1.8e18
