@@ -18,6 +18,16 @@ LOG = """\
 2: speed   FAIL  triad: occupancy grid / one block per CU = 2.50 (needs >= 3.00)
 """
 
+# The same checks as the full suite's Testing/Temporary/LastTest.log writes them.
+LAST_TEST_LOG = """\
+321/550 Test: lesson05.speed
+Command: "/build/bin/lesson05_queue_env" "--speed-check"
+Output:
+----------------------------------------------------------
+speed   ok    CUDA_DEVICE_MAX_CONNECTIONS=1: depth-first / breadth-first time = 9.71 (needs >=
+              4.00)
+"""
+
 
 class StabilityPage(unittest.TestCase):
     def runs(self, *logs):
@@ -33,6 +43,11 @@ class StabilityPage(unittest.TestCase):
         checks, _ = self.runs(LOG)
         key = ("05", "CUDA_DEVICE_MAX_CONNECTIONS=1: depth-first / breadth-first time", ">=", 4.0)
         self.assertEqual(checks[key], [10.24])
+
+    def test_the_full_suites_last_test_log_names_the_lesson_too(self):
+        checks, _ = self.runs(LOG, LAST_TEST_LOG)
+        key = ("05", "CUDA_DEVICE_MAX_CONNECTIONS=1: depth-first / breadth-first time", ">=", 4.0)
+        self.assertEqual(checks[key], [10.24, 9.71])
 
     def test_failures_are_counted_per_lesson(self):
         checks, failures = self.runs(LOG, LOG)
