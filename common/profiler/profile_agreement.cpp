@@ -311,6 +311,8 @@ RunAgreement compare_run(const ClockedRun& run, const ProfilerCapture& capture,
   }
   if (result.pairs.empty()) return result;
   result.profiler_peak = peak_beyond(profiled, concurrency_ns);
+  result.profiler_peak_beyond_ramp =
+      peak_beyond(profiled, concurrency_ns + tolerance.ramp_us * 1000.0);
   result.profiler_makespan_ns = static_cast<double>(profiled_end - profiled_start);
   for (std::size_t k = 0; k < kernels.size(); ++k) {
     if (!paired_kernel[k] && kernels[k].start_ns >= profiled_start &&
@@ -360,10 +362,19 @@ std::vector<AgreementCheck> agreement_checks(const RunAgreement& a,
                     start->launch.kernel, start->launch.launch, start->lead_ns / 1000.0,
                     end->launch.kernel, end->launch.launch, end->lag_ns / 1000.0)});
 
-  checks.push_back({format("{}: same peak concurrency", a.run),
-                    !a.pairs.empty() && a.trace_peak == a.profiler_peak,
-                    format("trace {}, {} {} launches at once (overlapping by more than {:.1} us)",
-                           a.trace_peak, tool, a.profiler_peak, tolerance.concurrency_us)});
+  // Where the two profiler peaks differ, an overlap lies near concurrency_us (ramp_us).
+  const double beyond_ramp_us = tolerance.concurrency_us + tolerance.ramp_us;
+  checks.push_back(
+      {format("{}: same peak concurrency", a.run),
+       !a.pairs.empty() && a.trace_peak <= a.profiler_peak &&
+           a.trace_peak >= a.profiler_peak_beyond_ramp,
+       a.profiler_peak == a.profiler_peak_beyond_ramp
+           ? format("trace {}, {} {} launches at once (overlapping by more than {:.1} us)",
+                    a.trace_peak, tool, a.profiler_peak, tolerance.concurrency_us)
+           : format("trace {}; {} {} launches at once overlapping by more than {:.1} us, {} by "
+                    "more than {:.1} us (with {:.1} us of ramp and completion)",
+                    a.trace_peak, tool, a.profiler_peak, tolerance.concurrency_us,
+                    a.profiler_peak_beyond_ramp, beyond_ramp_us, tolerance.ramp_us)});
 
   const double trace_us = a.trace_makespan_ns / 1000.0;
   const double profiler_us = a.profiler_makespan_ns / 1000.0;

@@ -11,7 +11,8 @@
 ///   - each traced launch lies inside its kernel's interval, once the two clocks are aligned:
 ///     the profiler starts a kernel before its first block and ends it after its last one;
 ///   - the same peak concurrency (the most launches running at one moment, counting overlaps
-///     longer than AgreementTolerance::concurrency_us);
+///     longer than AgreementTolerance::concurrency_us), up to the kernels' ramp and completion
+///     (AgreementTolerance::ramp_us);
 ///   - the same makespan (first start to last end), within a tolerance.
 ///
 /// Aligning the clocks. CUPTI records a kernel's start and end on the GPU and converts them to
@@ -71,9 +72,19 @@ struct AgreementTolerance {
   /// the trace and in the profiler alike. On an H200, CUPTI put a graph's next kernel up to
   /// 0.385 us before the end of the one before it on the same stream (10 of about 90 000
   /// kernels in two lesson 07 runs), where the blocks show no overlap: a kernel's interval
-  /// includes its launch ramp and completion. 1 us is 2.6 times that and far below the
-  /// overlap of kernels that do run together in the lessons (tens of us).
+  /// includes its launch ramp and completion. 1 us is 2.6 times that.
   double concurrency_us = 1.0;
+  /// A profiler kernel is longer than its traced launch by its lead and lag, so two kernels
+  /// overlap by that much more than their launches. Where an overlap lies near concurrency_us
+  /// (lesson 05's breadth-first chains start about 6-12 us apart, so the first and last ones
+  /// running at once may overlap by any fraction of a microsecond), the two peaks can then
+  /// differ by one without any disagreement: an H200 run counted 15 in the trace and 16 in
+  /// CUPTI, from seven launch pairs overlapping by 0.48-0.80 us in the trace and 1.09-1.44 us in
+  /// CUPTI. The trace's peak must lie between CUPTI's peak counting overlaps longer than
+  /// concurrency_us and its peak counting those longer than concurrency_us + ramp_us. Where
+  /// kernels ran side by side on an H200, a run's largest lead plus largest lag was 0.70-1.26 us,
+  /// and 2.21 us in lesson 08's two streams (a lead of 1.77 us); 3 us covers them.
+  double ramp_us = 3.0;
   /// Pairing only: a launch more than this outside every candidate kernel is not paired
   /// (counted missing). Wider than outside_us, so a launch a little outside its kernel is
   /// paired and reported as outside rather than as missing.
@@ -125,6 +136,8 @@ struct RunAgreement {
   double outside_ns = 0;  ///< the most any paired launch lies outside its kernel at offset_ns
   int trace_peak = 0;     ///< most traced launches at one moment
   int profiler_peak = 0;  ///< most paired kernels at one moment
+  /// The same, counting only overlaps longer than concurrency_us + ramp_us.
+  int profiler_peak_beyond_ramp = 0;
   double trace_makespan_ns = 0;
   double profiler_makespan_ns = 0;
   /// Profiler kernels that started while the paired ones ran but pair with no traced launch

@@ -264,16 +264,35 @@ TEST(ProfileAgreementTest, ALaunchJustInsideTheTolerancePasses) {
 }
 
 TEST(ProfileAgreementTest, KernelsThatOverlapWhereTheTraceDoesNotFailThePeak) {
-  // Launches 0.2 us apart; the profiler starts the second kernel 3 us before the first ends.
+  // Launches 0.2 us apart; the profiler starts the second kernel 6 us before the first ends:
+  // an overlap of 6.55 us, beyond 1 us and the 3 us a ramp and completion may add.
   std::vector<Launch> launches;
   for (int i = 0; i < 4; ++i) launches.push_back({0, i * 20200, i * 20200 + 20000});
   const hl::ClockedRun run = run_of("1 stream", launches);
   std::vector<hl::ProfiledKernel> kernels = kernels_of(run, 10);
-  kernels[1].start_ns -= 3000;
+  kernels[1].start_ns -= 6000;
   const hl::RunAgreement a = hl::compare_run(run, capture_of(kernels));
   EXPECT_EQ(a.trace_peak, 1);
   EXPECT_EQ(a.profiler_peak, 2);
+  EXPECT_EQ(a.profiler_peak_beyond_ramp, 2);
   EXPECT_EQ(verdicts(a), (std::vector<bool>{true, true, false, true}));
+}
+
+TEST(ProfileAgreementTest, AnOverlapNearTheThresholdMayCountInTheProfilerOnly) {
+  // As on an H200 (lesson 05, breadth-first): two launches on two streams overlap by 0.8 us,
+  // under the 1 us that counts; their kernels, 0.75 us longer each, by 1.55 us. The trace's
+  // peak of 1 lies between the profiler's 2 (beyond 1 us) and 1 (beyond 1 + 3 us): agreed.
+  const hl::ClockedRun run = run_of("2 streams", {{0, 0, 100000}, {1, 99200, 199200}});
+  hl::RunAgreement a = hl::compare_run(run, capture_of(kernels_of(run, 10)));
+  EXPECT_EQ(a.trace_peak, 1);
+  EXPECT_EQ(a.profiler_peak, 2);
+  EXPECT_EQ(a.profiler_peak_beyond_ramp, 1);
+  EXPECT_EQ(failures(a), "");
+  // Without the ramp's allowance the same run fails, as it did before the allowance.
+  hl::AgreementTolerance no_ramp;
+  no_ramp.ramp_us = 0.0;
+  a = hl::compare_run(run, capture_of(kernels_of(run, 10)), no_ramp);
+  EXPECT_EQ(hl::agreement_checks(a, no_ramp)[2].passed, false);
 }
 
 TEST(ProfileAgreementTest, AKernelsRampAndCompletionAreNotConcurrency) {
