@@ -295,6 +295,18 @@ TEST(ProfileAgreementTest, AnOverlapNearTheThresholdMayCountInTheProfilerOnly) {
   EXPECT_EQ(hl::agreement_checks(a, no_ramp)[2].passed, false);
 }
 
+TEST(ProfileAgreementTest, ATraceThatClaimsMoreConcurrencyThanTheProfilerFailsThePeak) {
+  // The trace has two launches overlap by 2 us; the profiler ends the first kernel before the
+  // second starts. No ramp explains a trace peak above the profiler's.
+  const hl::ClockedRun run = run_of("2 streams", {{0, 0, 100000}, {1, 98000, 198000}});
+  std::vector<hl::ProfiledKernel> kernels = kernels_of(run, 10);
+  kernels[0].end_ns = kernels[1].start_ns - 100;
+  const hl::RunAgreement a = hl::compare_run(run, capture_of(kernels));
+  EXPECT_EQ(a.trace_peak, 2);
+  EXPECT_EQ(a.profiler_peak, 1);
+  EXPECT_EQ(verdicts(a), (std::vector<bool>{true, false, false, true}));
+}
+
 TEST(ProfileAgreementTest, AKernelsRampAndCompletionAreNotConcurrency) {
   // A graph's kernels on an H200: blocks 0.2 us apart, so the profiler's kernels (300 ns ramp,
   // 450 ns tail) overlap by 0.55 us, as CUPTI showed (up to 0.385 us). Not concurrency; an
