@@ -314,7 +314,6 @@ inline void check_queue(hl::StepResult& step, const std::vector<unsigned int>& o
                  : hl::format("segment {} taken {} time(s), owner {}", k, claims[k], owner[k]));
 }
 
-// TODO(common): the gaps between a Schedule's launches belong beside Schedule::launches().
 /// The median time from one kernel's last block to the next kernel's first block.
 inline std::optional<double> median_gap_us(const hl::Schedule& schedule) {
   const auto spans = schedule.launches();  // by launch, in launch order

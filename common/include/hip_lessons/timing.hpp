@@ -83,9 +83,8 @@ class RunOrTime {
     std::array<std::vector<double>, kParts> samples;
     for (int r = 0; r < (timed() ? plan_.warmup + plan_.repeats : 1); ++r) {
       const auto ms = round();
-      for (std::size_t i = 0; timed() && r >= plan_.warmup && i < kParts; ++i) {
-        samples[i].push_back(ms[i]);
-      }
+      if (!timed() || r < plan_.warmup) continue;  // --check's one run and warm-ups: not kept
+      for (std::size_t i = 0; i < kParts; ++i) samples[i].push_back(ms[i]);
     }
     for (std::size_t i = 0; timed() && i < kParts; ++i) result[i] = median(std::move(samples[i]));
     return result;
