@@ -3,6 +3,7 @@
 #   - lessons/NN_*/main.hip has at most 350 lines;
 #   - no main.hip builds a table cell by hand (std::to_string(, hl::fixed(, add_row():
 #     tables are hl::ResultTable, text is hl::format;
+#   - every lesson has a row in README.md's and docs/mainpage.md's lesson tables;
 #   - every header of common/include/hip_lessons is used by at least two lessons, directly or
 #     through another common header (common/ holds only what lessons share).
 # Exit 0 when all hold, 1 listing each violation.
@@ -22,6 +23,11 @@ for dir in "${lessons[@]}"; do
   if hits=$(grep -nE 'std::to_string\(|hl::fixed\(|add_row\(' "$main"); then
     fail "$main formats cells by hand (use hl::ResultTable / hl::format):"$'\n'"$hits"
   fi
+  # A lesson a reader cannot find from the front pages does not exist for them.
+  number=$(basename "$dir" | cut -c1-2)
+  grep -qF "(${dir}README.md)" README.md || fail "README.md's lesson table has no link to ${dir}README.md"
+  grep -qE "^\| @ref lesson${number} \|" docs/mainpage.md ||
+    fail "docs/mainpage.md's lesson table has no row '| @ref lesson${number} |'"
 done
 
 # The common headers each file includes, followed through common headers.
@@ -58,4 +64,4 @@ if [ $failures -gt 0 ]; then
   exit 1
 fi
 echo "lesson shape ok: ${#lessons[@]} lessons, main.hip <= $max_lines lines, no hand-made cells," \
-  "every common header shared"
+  "each in the front pages' lesson tables, every common header shared"
