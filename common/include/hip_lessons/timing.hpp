@@ -80,13 +80,17 @@ class RunOrTime {
   auto medians(Round&& round) const {
     constexpr std::size_t kParts = std::tuple_size_v<decltype(round())>;
     std::array<std::optional<double>, kParts> result{};
+    if (!timed()) {
+      round();
+      return result;
+    }
     std::array<std::vector<double>, kParts> samples;
-    for (int r = 0; r < (timed() ? plan_.warmup + plan_.repeats : 1); ++r) {
+    for (int r = 0; r < plan_.warmup + plan_.repeats; ++r) {
       const auto ms = round();
-      if (!timed() || r < plan_.warmup) continue;  // --check's one run and warm-ups: not kept
+      if (r < plan_.warmup) continue;  // warm-ups are run, not kept
       for (std::size_t i = 0; i < kParts; ++i) samples[i].push_back(ms[i]);
     }
-    for (std::size_t i = 0; timed() && i < kParts; ++i) result[i] = median(std::move(samples[i]));
+    for (std::size_t i = 0; i < kParts; ++i) result[i] = median(std::move(samples[i]));
     return result;
   }
 
