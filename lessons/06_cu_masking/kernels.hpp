@@ -14,6 +14,8 @@
 #include <vector>
 
 #include "cu_partition.hpp"
+#include "hip_lessons/amd_cu_masks.hpp"
+#include "hip_lessons/amd_mask_device.hpp"
 #include "hip_lessons/block_trace.hpp"
 #include "hip_lessons/buffers.hpp"
 #include "hip_lessons/device.hpp"
@@ -100,63 +102,48 @@ constexpr hl::Tolerance kTolerance{1e-6, 1e-6};
 struct Partition {
   hipStream_t stream = nullptr;
   int requested = 0, units = 0;
-  std::string name, placement;    // placement: the mask bits (AMD), "green context" (NVIDIA)
-  void* green_context = nullptr;  // NVIDIA: the green context that owns its SMs
-  CuMask bits{}, read_back{};     // AMD: the mask bits it was created with, and read back
+  std::string name, placement;     // placement: the mask bits (AMD), "green context" (NVIDIA)
+  void* green_context = nullptr;   // NVIDIA: the green context that owns its SMs
+  hl::CuMask bits{}, read_back{};  // AMD: the mask bits it was created with, and read back
   std::optional<std::string> readback_caveat{};  // AMD: why read_back may not be the truth
   bool user_mask = false;                        // --cu-mask's
 };
 
 #if defined(__HIP_PLATFORM_AMD__)
-/// What one mask bit is on this GPU under this HIP (cu_mask_layout()).
-inline MaskLayout device_mask_layout(const hl::Device& device) {
-  int hip_version = 0;
-  HIP_CHECK(hipRuntimeGetVersion(&hip_version));
-  return cu_mask_layout(device.props.gcnArchName, hip_version,
-                        hip_counts_wgps(std::getenv("GPU_ENABLE_WGP_MODE"), hip_version));
-}
-
 inline PartitionRules partition_rules(const hl::Device& device) {
-  const MaskLayout layout = device_mask_layout(device);
-  return {device.compute_units(), layout.unit_granularity(), layout.unit_granularity(),
-          "hipExtStreamCreateWithCUMask: " + layout.rule};
+  return amd_partition_rules(hl::amd_mask_device(device));
 }
 
 /// A stream on the compute units whose bits are set in \p bits, asked for as \p requested
 /// units. The size passed counts 32-bit words, not bits; HIP ignores words past the device.
-inline Partition masked_stream(const hl::Device& device, const MaskLayout& layout,
-                               const CuMask& bits, int requested) {
-  const auto words =
-      static_cast<std::uint32_t>(device.compute_units() * layout.bits_per_unit + 31) / 32;
+inline Partition masked_stream(const hl::AmdMaskDevice& amd, const hl::CuMask& bits,
+                               int requested) {
+  const hl::MaskLayout layout = hl::mask_layout(amd);
+  const auto words = static_cast<std::uint32_t>(layout.bits + 31) / 32;
   Partition partition;
   //! [amd_cu_mask_stream]
   HIP_CHECK(hipExtStreamCreateWithCUMask(&partition.stream, words, bits.words.data()));
   // HIP's record of the stream's mask; not always what its queue got (readback_caveat()).
-  HIP_CHECK(hipExtStreamGetCUMask(partition.stream, kMaxMaskUnits / 32,
+  HIP_CHECK(hipExtStreamGetCUMask(partition.stream, hl::kMaxMaskBits / 32,
                                   partition.read_back.words.data()));
   //! [amd_cu_mask_stream]
   partition.requested = requested;
-  partition.units = std::max(1, bits.count() / layout.bits_per_unit);
-  partition.name = hl::format("{} {}s", requested, hl::kComputeUnitName);
+  partition.units = hl::units_of(amd, bits);
+  partition.name = hl::format("{} {}s", requested, layout.unit);
   partition.placement = "mask bits " + bits.ids();
   partition.bits = bits;
-  partition.readback_caveat =
-      readback_caveat(layout, std::getenv("ROC_GLOBAL_CU_MASK"), std::getenv("HSA_CU_MASK"));
+  partition.readback_caveat = readback_caveat(layout.bits_per_unit, amd.global_mask.has_value(),
+                                              std::getenv("HSA_CU_MASK") != nullptr);
   return partition;
 }
 
-/// \p groups disjoint partitions of \p each units from CU 0 on (and with \p with_rest one on
-/// the rest); UsageError when they do not fit.
-inline std::vector<Partition> partition_device(const hl::Device& device, int groups, int each,
-                                               bool with_rest = false) {
-  const MaskLayout layout = device_mask_layout(device);
-  std::vector<CuMask> plan = plan_cu_masks(device.compute_units() * layout.bits_per_unit, groups,
-                                           each * layout.bits_per_unit, layout.bit_granularity);
-  if (!with_rest || plan.back().count() == 0) plan.pop_back();
+/// \p groups disjoint partitions of \p each units, with the same share of every XCC, inside
+/// ROC_GLOBAL_CU_MASK (hl::plan_partitions()); UsageError when they cannot be made.
+inline std::vector<Partition> partition_device(const hl::Device& device, int groups, int each) {
+  const hl::AmdMaskDevice amd = hl::amd_mask_device(device);
   std::vector<Partition> partitions;
-  for (std::size_t i = 0; i < plan.size(); ++i) {  // the rest, last, asked for as what it holds
-    const int asked = int(i) < groups ? each : plan[i].count() / layout.bits_per_unit;
-    partitions.push_back(masked_stream(device, layout, plan[i], asked));
+  for (const hl::CuMask& bits : hl::plan_partitions(amd, std::vector<int>(groups, each))) {
+    partitions.push_back(masked_stream(amd, bits, each));
   }
   return partitions;
 }
@@ -185,16 +172,15 @@ inline PartitionRules partition_rules(const hl::Device& device) {
           "green contexts (cuDevSmResourceSplitByCount)"};
 }
 
-/// \p groups disjoint partitions of at least \p each SMs (and with \p with_rest one on the
-/// rest): the driver picks the SMs and rounds each count up. UsageError when fewer fit.
-inline std::vector<Partition> partition_device(const hl::Device& device, int groups, int each,
-                                               bool with_rest = false) {
+/// \p groups disjoint partitions of at least \p each SMs: the driver picks the SMs and rounds
+/// each count up. UsageError when fewer fit.
+inline std::vector<Partition> partition_device(const hl::Device& device, int groups, int each) {
   HIP_LESSONS_DRIVER_FUNCTION(cuDevSmResourceSplitByCount, 12040);
   HIP_LESSONS_DRIVER_FUNCTION(cuDevResourceGenerateDesc, 12040);
   HIP_LESSONS_DRIVER_FUNCTION(cuGreenCtxCreate, 12040);
   HIP_LESSONS_DRIVER_FUNCTION(cuGreenCtxStreamCreate, 12050);
   CUdevice dev = 0;
-  CUdevResource whole = device_sms(device.index, &dev), rest{};
+  CUdevResource whole = device_sms(device.index, &dev), rest{};  // rest: the SMs left over
   std::vector<CUdevResource> sms(static_cast<std::size_t>(groups));
   unsigned int made = static_cast<unsigned int>(groups);
   //! [nvidia_split]
@@ -207,7 +193,6 @@ inline std::vector<Partition> partition_device(const hl::Device& device, int gro
                    "rounds each up to its minimum and alignment, made {}",
                    groups, each, made));
   }
-  if (with_rest && rest.type == CU_DEV_RESOURCE_TYPE_SM && rest.sm.smCount > 0) sms.push_back(rest);
   std::vector<Partition> partitions;
   for (std::size_t i = 0; i < sms.size(); ++i) {
     //! [nvidia_green_context_streams]
@@ -240,9 +225,7 @@ inline PartitionRules partition_rules(const hl::Device&) {
       "this build has no green contexts: they need CUDA 12.5 or newer headers (this one has {}.{})",
       CUDA_VERSION / 1000, CUDA_VERSION % 1000 / 10));
 }
-inline std::vector<Partition> partition_device(const hl::Device&, int, int, bool = false) {
-  return {};
-}
+inline std::vector<Partition> partition_device(const hl::Device&, int, int) { return {}; }
 inline void destroy(Partition&) {}
 #endif
 
@@ -258,9 +241,18 @@ struct Load {
   const Partition* in = nullptr;
 };
 
-/// partition_rules(), after refusing (exit 2) a --partition \p k that does not fit twice.
+/// partition_rules(), after refusing (exit 2) a --partition \p k that cannot be made twice:
+/// on AMD a size off the partition step (whole WGPs, the same share of every XCC) or two that
+/// do not fit, with the nearest valid size; on NVIDIA two grants that do not fit.
 inline PartitionRules checked_partition_rules(const hl::Device& device, int k) {
   const PartitionRules rules = partition_rules(device);
+#if defined(__HIP_PLATFORM_AMD__)
+  try {
+    hl::plan_partitions(hl::amd_mask_device(device), {k, k});
+  } catch (const hl::UsageError& refusal) {
+    throw hl::UsageError(hl::format("--partition {}: {}", k, refusal.what()));
+  }
+#endif
   if (2 * expected_grant(rules, k) > rules.units) {
     throw hl::UsageError(hl::format(
         "--partition {} is granted as {} units here, and two partitions of that size must fit in "
@@ -272,20 +264,24 @@ inline PartitionRules checked_partition_rules(const hl::Device& device, int k) {
 }
 
 /// --cu-mask's partition (\p text): on AMD these mask bits; on NVIDIA as many SMs, picked by the
-/// driver. UsageError for a mask this device cannot take.
+/// driver. UsageError for a mask this device cannot take (hl::cu_mask_problem() on AMD).
 inline Partition partition_on_mask(const hl::Device& device, const std::string& text) {
-  const CuMask mask = parse_cu_mask("--cu-mask", text);
+  const hl::CuMask mask = hl::parse_cu_list("--cu-mask", text);
 #if defined(__HIP_PLATFORM_AMD__)
-  const MaskLayout layout = device_mask_layout(device);
-#else
-  const MaskLayout layout;
-#endif
-  const int bits = device.compute_units() * layout.bits_per_unit;
-  if (const auto problem = cu_mask_problem(mask, bits, layout.bit_granularity)) {
-    throw hl::UsageError("--cu-mask " + mask.ids() + " cannot be used: " + *problem);
+  const hl::AmdMaskDevice amd = hl::amd_mask_device(device);
+  const std::optional<std::string> problem = hl::cu_mask_problem(amd, mask);
+#else  // NVIDIA: only the count matters, but a bit past the device is a mistake worth naming
+  std::optional<std::string> problem;
+  for (int bit = hl::kMaxMaskBits - 1; bit >= device.compute_units() && !problem; --bit) {
+    if (mask.has(bit)) {
+      problem = hl::format("the mask sets bit {}, but this device has {} SMs (0..{})", bit,
+                           device.compute_units(), device.compute_units() - 1);
+    }
   }
+#endif
+  if (problem) throw hl::UsageError("--cu-mask " + mask.ids() + " cannot be used: " + *problem);
 #if defined(__HIP_PLATFORM_AMD__)
-  Partition partition = masked_stream(device, layout, mask, mask.count() / layout.bits_per_unit);
+  Partition partition = masked_stream(amd, mask, hl::units_of(amd, mask));
 #else
   Partition partition = partition_device(device, 1, mask.count()).at(0);
 #endif

@@ -1,12 +1,11 @@
 /// \file lessons/06_cu_masking/main.hip
 /// \brief Lesson 06: run a stream on part of the GPU: CU masks on AMD, green contexts on NVIDIA
-/// (kernels.hpp makes both). Steps as in the README: partitions, scaling, isolation, side by side.
+/// (kernels.hpp makes both). Steps as in the README: partitions, scaling, side by side. (A
+/// small kernel's latency beside a heavy one, partitioned or not, is lesson 08's subject.)
 #include <hip/hip_runtime.h>
 
 #include <array>
-#include <chrono>
 #include <cstdint>
-#include <thread>
 
 #include "hip_lessons/lesson.hpp"
 #include "hip_lessons/timeline.hpp"
@@ -18,13 +17,13 @@ namespace hl = hip_lessons;
 using namespace cu_masking;
 
 namespace {
-// One round: b's kernels, then `head_start_us` later (b holds the units by then) a's, each
-// between two events on its own stream. Returns {a's, b's} milliseconds; with `run`, traced
-// (a as trace stream 0, b as 1).
+// One round: each load's kernels between two events on its own stream, both streams fed before
+// either is waited for. Returns {a's, b's} milliseconds; with `run`, traced (a as trace stream
+// 0, b as 1).
 std::array<double, 2> run_round(const Workload& work, const Load& a, const Load& b,
-                                double head_start_us, hl::TracedRun* run = nullptr) {
+                                hl::TracedRun* run = nullptr) {
   hipEvent_t start[2], stop[2];
-  for (const int i : {1, 0}) {
+  for (int i = 0; i < 2; ++i) {
     const Load& load = i == 0 ? a : b;
     HIP_CHECK(hipEventCreate(&start[i]));
     HIP_CHECK(hipEventCreate(&stop[i]));
@@ -35,9 +34,6 @@ std::array<double, 2> run_round(const Workload& work, const Load& a, const Load&
                  : hl::BlockTrace{});
     }
     HIP_CHECK(hipEventRecord(stop[i], load.stream));
-    if (i == 1) {
-      std::this_thread::sleep_for(std::chrono::duration<double, std::micro>(head_start_us));
-    }
   }
   float ms[2] = {0.0f, 0.0f};
   for (int i = 0; i < 2; ++i) {
@@ -53,35 +49,44 @@ std::array<double, 2> run_round(const Workload& work, const Load& a, const Load&
 // an element never written cannot match). A load in a partition must compute its expected
 // output on at most the partition's units, and two partitions must share no unit.
 hl::Schedule traced_round(hl::StepResult& step, hl::Lesson& lesson, const std::string& name,
-                          const Workload& work, const Load& a, const Load& b,
-                          double head_start_us = 0.0) {
+                          const Workload& work, const Load& a, const Load& b) {
   hl::TracedRun run(lesson.traces, name, a.kernels * blocks_for(a.n) + b.kernels * blocks_for(b.n));
   for (const Load* load : {&a, &b}) {
     HIP_CHECK(hipMemsetAsync(load->out, 0xFF, load->n * sizeof(float), load->stream));
   }
-  run_round(work, a, b, head_start_us, &run);
+  run_round(work, a, b, &run);
   const hl::Schedule schedule = run.finish();
   for (const Load* load : {&a, &b}) {
     if (load->in == nullptr) continue;
     std::vector<float> got(load->n);
     HIP_CHECK(hipMemcpy(got.data(), load->out, load->n * sizeof(float), hipMemcpyDeviceToHost));
-    step.check_match(load->in->name + " computed correctly",
+    const Partition& p = *load->in;
+    step.check_match(p.name + " computed correctly",
                      hl::first_mismatch(load->expected, got.data(), load->n, kTolerance), load->n);
-    check_units(step, schedule, load == &a ? 0 : 1, load->in->name, load->in->units);
+    const UnitsSeen seen = units_seen(schedule, load == &a ? 0 : 1, p.units);
+    step.check(
+        hl::format("{}: blocks ran on at most its {} granted units", p.name, p.units),
+        !seen.first_past_grant,
+        hl::format(
+            "{} distinct ids{}", seen.distinct,
+            seen.first_past_grant ? "; first past the grant: " + *seen.first_past_grant : ""));
   }
-  if (a.in && b.in) check_disjoint(step, schedule, a.in->name + " and " + b.in->name);
+  if (a.in && b.in) {
+    const std::string name = a.in->name + " and " + b.in->name + " ran on disjoint units";
+    const std::optional<std::string> shared = first_shared_unit(schedule);
+    step.check(name, !shared, shared ? "first block on a shared unit: " + *shared : "");
+  }
   return schedule;
 }
 
 // 1. Partitions of k, 2k and 4k units (those the device holds) and --cu-mask's, asked for and
-// granted. A k whose grant does not fit twice, or a mask beyond the device, is exit 2.
+// granted. A k that cannot be made twice, or a mask the device cannot take, is exit 2.
 hl::StepResult make_partitions(const hl::Device& device, int k, const std::string& cu_mask,
                                std::vector<Partition>& made) {
   const PartitionRules rules = checked_partition_rules(device, k);
   if (!cu_mask.empty()) made.push_back(partition_on_mask(device, cu_mask));
-  for (const int size : {k, 2 * k, 4 * k}) {  // named "8 SMs" or "8 CUs"; granted maybe more
-    if (expected_grant(rules, size) > rules.units) continue;
-    made.push_back(partition_device(device, 1, size).at(0));
+  for (const std::vector<int>& request : partition_requests(rules, k)) {
+    if (request.size() == 1) made.push_back(partition_device(device, 1, request[0]).at(0));
   }
   hl::ResultTable table(
       "partitions",
@@ -143,7 +148,7 @@ hl::StepResult measure_scaling(hl::Lesson& lesson, Workload& work,
     const Load load{p.stream, 1, work.n, work.iterations, out, work.expected.data(), &p};
     const Load idle{p.stream, 0, work.n, 0, out};  // nothing on the second stream
     traced_round(step, lesson, p.name, work, load, idle);
-    const auto ms = runs.medians([&] { return run_round(work, load, idle, 0.0); })[0];
+    const auto ms = runs.medians([&] { return run_round(work, load, idle); })[0];
     const std::optional<double> slowdown = hl::ratio(ms, work.whole_device_ms);
     const double ideal = static_cast<double>(units) / p.units;
     table.row({p.name, p.units, ms, slowdown, ideal, hl::ratio(slowdown, ideal)});
@@ -162,93 +167,12 @@ hl::StepResult measure_scaling(hl::Lesson& lesson, Workload& work,
   return step.summary(summary);
 }
 
-// 3. A victim's small kernels beside a noisy neighbour wait for it on plain streams and keep
-// their solo latency in disjoint partitions. A traced round of each is drawn and checked.
-hl::StepResult measure_isolation(hl::Lesson& lesson, const hl::Device& device, const Workload& work,
-                                 int k, int victim_kernels, const hl::SpeedCheck& isolated,
-                                 const hl::SpeedCheck& shared, const std::string& scaling) {
-  // k units for the victim, everything else for the neighbour: disjoint by construction.
-  std::vector<Partition> split = partition_device(device, 1, k, /*with_rest=*/true);
-  if (split.size() < 2) throw hl::UsageError("--partition leaves nothing for the neighbour");
-  split[0].name = "victim partition";
-  split[1].name = "neighbour partition";
-  hipStream_t plain[2];
-  for (hipStream_t& s : plain) HIP_CHECK(hipStreamCreateWithFlags(&s, hipStreamNonBlocking));
-  // Short kernels: two blocks per unit of the victim's partition, a quarter of the steps.
-  const std::size_t n = std::min<std::size_t>(work.n, 2 * kBlock * split[0].units);
-  const int steps = std::max(1, work.iterations / 4);
-  std::vector<float> expected(n);
-  for (std::size_t i = 0; i < n; ++i) expected[i] = fma_chains_reference(work.input[i], steps);
-  float *victim_out = nullptr, *neighbour_out = nullptr;
-  HIP_CHECK(hipMalloc(&victim_out, n * sizeof(float)));
-  HIP_CHECK(hipMalloc(&neighbour_out, work.n * sizeof(float)));
-  // [0] on plain streams, [1] in the partitions; the neighbour idles until given its runs.
-  const hipStream_t partitioned[2] = {split[0].stream, split[1].stream};
-  Load victim[2], neighbour[2];
-  for (int p = 0; p < 2; ++p) {
-    const hipStream_t* streams = p ? partitioned : plain;
-    const Partition* in = p ? split.data() : nullptr;
-    victim[p] = {streams[0], victim_kernels, n, steps, victim_out, expected.data(), in};
-    neighbour[p] = {streams[1], 0, work.n, work.iterations, neighbour_out, work.expected.data()};
-    neighbour[p].in = in ? in + 1 : nullptr;
-  }
-  const hl::RunOrTime runs(lesson.options);
-  const auto latency = [&](int p, double head_start_us) {
-    return runs.medians([&] { return run_round(work, victim[p], neighbour[p], head_start_us); })[0];
-  };
-  std::optional<double> alone[2] = {latency(0, 0.0), latency(1, 0.0)}, beside[2], slowdown[2];
-  // The neighbour lasts at least 10x the victim's solo time and gets a head start of a fifth of
-  // one run (--check times nothing: one run, no head start).
-  const double head_start_us = 200.0 * work.whole_device_ms.value_or(0.0);
-  for (int p = 0; p < 2; ++p) {
-    neighbour[p].kernels =
-        std::max(1, int(10.0 * alone[0].value_or(0.0) / work.whole_device_ms.value_or(1.0) + 1.0));
-    beside[p] = latency(p, head_start_us);
-    slowdown[p] = hl::ratio(beside[p], alone[p]);
-  }
-  hl::ResultTable table("isolation", "Small kernels next to the whole workload, repeated",
-                        {"victim stream", "neighbour", {"victim latency", "ms", 3}, "x solo"});
-  table.row({"plain", "none", alone[0], 1.0})
-      .row({"plain", "plain stream, whole device", beside[0], slowdown[0]})
-      .row({"partition", "none", alone[1], 1.0})
-      .row({"partition", "partition, the rest", beside[1], slowdown[1]});
-  hl::StepResult step("3. Isolation: a victim's small kernels beside a noisy neighbour");
-  step.table(table)
-      .measurement("victim_slowdown.shared", slowdown[0])
-      .measurement("victim_slowdown.partitioned", slowdown[1])
-      .speed(isolated, slowdown[1])
-      .speed(shared, slowdown[0])
-      .summary(slowdown[0] ? hl::format("{}; victim {:.2}x solo partitioned, {:.1}x not", scaling,
-                                        slowdown[1].value_or(0), *slowdown[0])
-                           : "");
-  std::vector<hl::TimelineRow> rows;
-  double span_us = 0.0;
-  const std::string runs_of[] = {"plain streams", "partitioned"}, kind[] = {"plain", "part."};
-  for (int p = 0; p < 2; ++p) {  // each round drawn from its own start
-    const hl::Schedule schedule =
-        traced_round(step, lesson, "victim beside neighbour, " + runs_of[p], work, victim[p],
-                     neighbour[p], head_start_us);
-    const auto more =
-        hl::rows_by_stream(schedule, {{0, kind[p] + " victim"}, {1, kind[p] + " neighbr"}});
-    rows.insert(rows.end(), more.begin(), more.end());
-    span_us = std::max(span_us, schedule.span_us());
-  }
-  for (int p = 0; p < 2; ++p) {
-    HIP_CHECK(hipFree(p ? neighbour_out : victim_out));
-    HIP_CHECK(hipStreamDestroy(plain[p]));
-    destroy(split[p]);
-  }
-  return step.figure(hl::timeline(
-      "Victim beside a noisy neighbour, plain streams then partitions (each from its start): the "
-      "plain victim waits for the neighbour, the partitioned one runs at once",
-      rows, span_us));
-}
-
-// 4. Two disjoint partitions at once: each keeps its solo speed and (NVIDIA) no SM runs blocks
-// of both. A traced round is checked; then both are timed together and each alone.
+// 3. Two disjoint partitions at once: each keeps its solo speed and no unit runs blocks of
+// both. A traced round is checked and drawn; then both are timed together and each alone.
 hl::StepResult measure_side_by_side(hl::Lesson& lesson, const hl::Device& device,
                                     const Workload& work, int k, const hl::SpeedCheck& concurrent) {
-  std::vector<Partition> pair = partition_device(device, 2, k);
+  const std::vector<int> sizes = partition_requests(partition_rules(device), k).back();  // k, k
+  std::vector<Partition> pair = partition_device(device, static_cast<int>(sizes.size()), k);
   // Work in proportion to the partition, so each runs about as long as the whole device does.
   const std::size_t n = std::min(
       work.n, std::max<std::size_t>(kBlock, work.n * pair[0].units / device.compute_units()));
@@ -258,17 +182,21 @@ hl::StepResult measure_side_by_side(hl::Lesson& lesson, const hl::Device& device
     load[i] = {pair[i].stream, 1, n, work.iterations, nullptr, work.expected.data(), &pair[i]};
     HIP_CHECK(hipMalloc(&load[i].out, n * sizeof(float)));
   }
-  hl::StepResult step("4. Side by side: two disjoint partitions at once");
-  traced_round(step, lesson, "two partitions side by side", work, load[0], load[1]);
+  hl::StepResult step("3. Side by side: two disjoint partitions at once");
+  const hl::Schedule schedule =
+      traced_round(step, lesson, "two partitions side by side", work, load[0], load[1]);
+  step.figure(hl::timeline(
+      "Two partitions side by side, one row per partition: both run at once, each on its own units",
+      hl::rows_by_stream(schedule, {{0, "partition A"}, {1, "partition B"}}), schedule.span_us()));
   const hl::RunOrTime runs(lesson.options);
-  const auto together = runs.medians([&] { return run_round(work, load[0], load[1], 0); });
+  const auto together = runs.medians([&] { return run_round(work, load[0], load[1]); });
   std::optional<double> slowdown[2];
   hl::ResultTable table(
       "side_by_side", "Two disjoint partitions, each with its share of the work",
       {"partition", "units", {"solo", "ms", 3}, {"side by side", "ms", 3}, "x solo"});
   for (int i = 0; i < 2; ++i) {
     const auto alone =
-        runs.medians([&] { return run_round(work, load[i], {pair[1 - i].stream}, 0); })[0];
+        runs.medians([&] { return run_round(work, load[i], {pair[1 - i].stream}); })[0];
     slowdown[i] = hl::ratio(together[i], alone);
     table.row({pair[i].name, pair[i].units, alone, together[i], slowdown[i]});
   }
@@ -286,32 +214,18 @@ hl::StepResult measure_side_by_side(hl::Lesson& lesson, const hl::Device& device
 }  // namespace
 
 int main(int argc, char** argv) {
-#if !defined(__HIP_PLATFORM_AMD__)
-  // Streams share hardware queues ("connections", default 8): two streams on one run in order
-  // whatever their SMs; 32, the maximum, gives each its own. Read at context creation; a user's
-  // value is kept. (AMD gives every CU-masked stream a hardware queue of its own.)
-  setenv("CUDA_DEVICE_MAX_CONNECTIONS", "32", /*overwrite=*/0);
-#endif
-  hl::LessonCli cli("lesson06_cu_masking",
-                    "Lesson 06: streams on part of the GPU\n--size: kernel threads", 1 << 22);
+  hl::LessonCli cli("lesson06_cu_masking", "Lesson 06: streams on part of the GPU", 1 << 22);
   std::string cu_mask_text;
-  std::int64_t partition = 8, iterations = 8192, victim_kernels = 16;
+  std::int64_t partition = 8, iterations = 8192;
   cli.add_text("--cu-mask", cu_mask_text,
-               "Also run on these units, a list (0-7,16-23) or hex (0xff); NVIDIA: as many SMs",
-               [](const std::string& text) { parse_cu_mask("--cu-mask", text); });
+               "Also run on these units, a list such as 0-7,16-23 (NVIDIA: as many SMs)",
+               [](const std::string& text) { hl::parse_cu_list("--cu-mask", text); });
   cli.add_count("--partition", partition, "Partition size k in units (scaling: k, 2k, 4k)", 1,
-                kMaxMaskUnits);
+                hl::kMaxMaskBits);
   const hl::SpeedCheck& scaling_check =
       cli.add_speed_check(hl::at_most("|(time on k units / whole device) / (N/k) - 1|",
                                       "--scaling-tolerance", HIP_LESSONS_06_SCALING_TOLERANCE));
   cli.add_count("--iterations", iterations, "FMA steps per chain", 1, std::int64_t{1} << 20);
-  const hl::SpeedCheck& isolated_check = cli.add_speed_check(
-      hl::at_most("victim next to the neighbour / solo, partitioned", "--max-isolated-slowdown",
-                  HIP_LESSONS_06_MAX_ISOLATED_SLOWDOWN));
-  cli.add_count("--victim-kernels", victim_kernels, "Small kernels in the victim's chain", 1, 1000);
-  const hl::SpeedCheck& shared_check = cli.add_speed_check(
-      hl::at_least("victim next to the neighbour / solo, not partitioned", "--min-shared-slowdown",
-                   HIP_LESSONS_06_MIN_SHARED_SLOWDOWN));
   cli.add_trace_output();  // --trace FILE: every traced run, as a Chrome trace
   const hl::SpeedCheck& concurrent_check = cli.add_speed_check(
       hl::at_most("each of two disjoint partitions side by side / solo",
@@ -327,11 +241,8 @@ int main(int argc, char** argv) {
         lesson.options, {lesson.options.size, static_cast<int>(iterations)}, {{65539, 64}})[0];
     Workload work(n, steps, lesson.options.seed);
     lesson.report.step(made);  // 1.
-    const hl::StepResult scaling =
-        measure_scaling(lesson, work, partitions, device.compute_units(), scaling_check);
-    lesson.report.step(scaling);  // 2.
-    lesson.report.step(measure_isolation(lesson, device, work, k, int(victim_kernels),
-                                         isolated_check, shared_check, *scaling.summary()));  // 3.
-    lesson.report.step(measure_side_by_side(lesson, device, work, k, concurrent_check));      // 4.
+    lesson.report.step(
+        measure_scaling(lesson, work, partitions, device.compute_units(), scaling_check));  // 2.
+    lesson.report.step(measure_side_by_side(lesson, device, work, k, concurrent_check));    // 3.
   });
 }

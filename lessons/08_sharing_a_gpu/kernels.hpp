@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "hip_lessons/amd_mask_device.hpp"
 #include "hip_lessons/block_trace.hpp"
 #include "hip_lessons/device.hpp"
 #include "hip_lessons/driver_api.hpp"
@@ -77,9 +78,10 @@ inline std::vector<std::uint32_t> expected(const std::vector<std::uint32_t>& in,
   return out;
 }
 
-/// Two streams that divide the GPU: the victim's on the first \p victim_units compute units,
-/// the aggressor's on all the others. AMD: CU-masked streams (lesson 06; a mask bit is a CU on
-/// CDNA). NVIDIA: a green context of at least \p victim_units SMs and one of the SMs left.
+/// Two streams that divide the GPU: the victim's on \p victim_units compute units, the
+/// aggressor's on all the others. AMD: CU-masked streams planned by the common mask rules
+/// (amd_split(), lesson 06). NVIDIA: a green context of at least \p victim_units SMs and one of
+/// the SMs left.
 struct SplitStreams {
   hipStream_t victim = nullptr, aggressor = nullptr;
   void* contexts[2] = {nullptr, nullptr};  // NVIDIA: the green contexts that own the SMs
@@ -88,13 +90,11 @@ struct SplitStreams {
 inline SplitStreams split_the_gpu(const hl::Device& device, int victim_units) {
   SplitStreams split;
 #if defined(__HIP_PLATFORM_AMD__)
-  std::vector<std::uint32_t> victim((device.compute_units() + 31) / 32, 0u), rest = victim;
-  for (int cu = 0; cu < device.compute_units(); ++cu) {
-    (cu < victim_units ? victim : rest)[cu / 32] |= 1u << (cu % 32);
-  }
-  const auto words = static_cast<std::uint32_t>(victim.size());
-  HIP_CHECK(hipExtStreamCreateWithCUMask(&split.victim, words, victim.data()));
-  HIP_CHECK(hipExtStreamCreateWithCUMask(&split.aggressor, words, rest.data()));
+  const hl::AmdMaskDevice amd = hl::amd_mask_device(device);
+  const std::array<hl::CuMask, 2> masks = amd_split(amd, victim_units);
+  const auto words = static_cast<std::uint32_t>(hl::mask_layout(amd).bits + 31) / 32;
+  HIP_CHECK(hipExtStreamCreateWithCUMask(&split.victim, words, masks[0].words.data()));
+  HIP_CHECK(hipExtStreamCreateWithCUMask(&split.aggressor, words, masks[1].words.data()));
 #else
   HIP_LESSONS_DRIVER_FUNCTION(cuDeviceGet, 2000);
   HIP_LESSONS_DRIVER_FUNCTION(cuDeviceGetDevResource, 12040);

@@ -121,11 +121,17 @@ void be_a_tenant(hl::Lesson& lesson, const Options& o) {
       split = split_the_gpu(t.device, static_cast<int>(o.partition));
       victim = split.victim, other = split.aggressor;
     } else {
+      // Plain streams have the default priority, as a process's streams usually do; "priority"
+      // raises the victim's alone. (The least priority is no default: on AMD it is a queue of
+      // HIP's low-priority pool.)
       int least = 0, greatest = 0;  // a lower number is a higher priority
       HIP_CHECK(hipDeviceGetStreamPriorityRange(&least, &greatest));
-      const int priority = o.setting == "priority" ? greatest : least;
-      HIP_CHECK(hipStreamCreateWithPriority(&victim, hipStreamNonBlocking, priority));
-      HIP_CHECK(hipStreamCreateWithPriority(&other, hipStreamNonBlocking, least));
+      if (o.setting == "priority") {
+        HIP_CHECK(hipStreamCreateWithPriority(&victim, hipStreamNonBlocking, greatest));
+      } else {
+        HIP_CHECK(hipStreamCreateWithFlags(&victim, hipStreamNonBlocking));
+      }
+      HIP_CHECK(hipStreamCreateWithFlags(&other, hipStreamNonBlocking));
     }
     //! [one_process]
     {
@@ -153,6 +159,8 @@ struct Parent {
   std::int64_t launches;          // the victim's, in each setting
   hl::Platform platform;          // which settings there are
   std::map<std::string, Outcome> outcomes;
+  hl::AmdMaskDevice amd{};                    // AMD: the device as the CU-mask rules see it
+  std::optional<std::string> no_partition{};  // AMD: why no partition can be made here
 };
 
 // 1. Each tenant alone: the victim's latencies and the aggressor's blocks per second that the
@@ -175,6 +183,10 @@ hl::StepResult one_process(Parent& p) {
   hl::StepResult step("2. One process, two streams");
   for (const Setting& s : settings(p.platform)) {
     if (s.two_processes) continue;
+    if (s.protection == Protection::kPartition && p.no_partition) {
+      step.skip(s.name, *p.no_partition);
+      continue;
+    }
     const char* how = s.protection == Protection::kPriority    ? "priority"
                       : s.protection == Protection::kPartition ? "partition"
                                                                : "plain";
@@ -196,16 +208,30 @@ hl::StepResult two_processes(Parent& p) {
   }
   std::unique_ptr<MpsDaemon> mps;
   if (!no_mps) mps = std::make_unique<MpsDaemon>(mps_control_program());
-  const int units = p.props.multiProcessorCount, k = static_cast<int>(p.o.partition);
+  std::array<std::string, 2> cu_masks;  // AMD: each process's HSA_CU_MASK
+  std::optional<std::string> no_cu_masks = p.no_partition;
+#if defined(__HIP_PLATFORM_AMD__)
+  if (!no_cu_masks) {
+    try {
+      cu_masks =
+          per_process_cu_masks(p.amd, p.lesson.options.device, static_cast<int>(p.o.partition));
+    } catch (const hl::SkipError& reason) {
+      no_cu_masks = reason.what();
+    }
+  }
+#endif
   for (const Setting& s : settings(p.platform)) {
     if (!s.two_processes) continue;
     if (s.mps && no_mps) {
       step.skip(s.name, *no_mps);
       continue;
     }
-    const auto [victim_env, aggressor_env] =
-        environments(s, p.lesson.options.device, k, units,
-                     s.mps ? mps->client_environment() : std::vector<hl::EnvSetting>{});
+    if (s.cu_mask_each && no_cu_masks) {
+      step.skip(s.name, *no_cu_masks);
+      continue;
+    }
+    const auto [victim_env, aggressor_env] = environments(
+        s, s.mps ? mps->client_environment() : std::vector<hl::EnvSetting>{}, cu_masks);
     p.outcomes[s.key] = run_tenants(p.args, victim_env, aggressor_env, true);
     check_tenants(step, s.name, p.outcomes[s.key]);
   }
@@ -250,6 +276,15 @@ int main(int argc, char** argv) {
     Parent p{lesson, o, {}, {}, launches, hl::build_platform(), {}};
     HIP_CHECK(hipGetDeviceProperties(&p.props, lesson.options.device));  // no context: the
     // children should have the GPU to themselves
+#if defined(__HIP_PLATFORM_AMD__)
+    // A --partition the masks cannot honour is exit 2 here, before any child runs.
+    p.amd = hl::amd_mask_device(hl::Device{lesson.options.device, p.props});
+    try {
+      amd_split(p.amd, static_cast<int>(o.partition));
+    } catch (const hl::SkipError& reason) {
+      p.no_partition = reason.what();
+    }
+#endif
     for (const auto& [flag, value] : {std::pair{"--device", std::int64_t{lesson.options.device}},
                                       {"--seed", static_cast<std::int64_t>(lesson.options.seed)},
                                       {"--size", launches},

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -17,7 +18,9 @@
 #include <utility>
 #include <vector>
 
+#include "hip_lessons/amd_cu_masks.hpp"
 #include "hip_lessons/child_process.hpp"
+#include "hip_lessons/errors.hpp"
 #include "hip_lessons/format.hpp"
 #include "hip_lessons/platform.hpp"
 #include "hip_lessons/schedule.hpp"
@@ -44,8 +47,10 @@ struct Setting {
   const char* name;   ///< "one process, partitioned"
   bool two_processes;
   Protection protection;
-  const char* how;   ///< the mechanism: "one process, green contexts"
-  bool mps = false;  ///< both processes are clients of the lesson's MPS daemon
+  const char* how;                 ///< the mechanism: "one process, green contexts"
+  bool mps = false;                ///< both processes are clients of the lesson's MPS daemon
+  bool aggressor_at_half = false;  ///< the aggressor's MPS client gets 50% of the SMs
+  bool cu_mask_each = false;       ///< each process gets HSA_CU_MASK (AMD)
 };
 
 /// The settings of this platform, in the order the lesson runs them.
@@ -65,28 +70,61 @@ inline std::vector<Setting> settings(hl::Platform platform) {
     all.push_back({"mps", "MPS", "two processes under MPS", true, Protection::kNone,
                    "two processes, one MPS server", true});
     all.push_back({"mps_limited", "MPS 50%", "MPS, aggressor at 50% of SMs", true,
-                   Protection::kPartition, "CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=50", true});
+                   Protection::kPartition, "CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=50", true, true});
   } else {
     all.push_back({"per_process_mask", "CU mask", "two processes, HSA_CU_MASK each", true,
-                   Protection::kPartition, "HSA_CU_MASK in each process"});
+                   Protection::kPartition, "HSA_CU_MASK in each process", false, false, true});
   }
   return all;
 }
 
+/// AMD: the victim's \p victim_units units and the aggressor's rest, as HIP mask bits planned
+/// by the common rules (whole WGPs, the same share of every XCC, inside ROC_GLOBAL_CU_MASK).
+/// UsageError (exit 2) for a --partition they cannot honour or that leaves the aggressor
+/// nothing; SkipError where the device's shape is unknown.
+inline std::array<hl::CuMask, 2> amd_split(const hl::AmdMaskDevice& amd, int victim_units) {
+  std::vector<hl::CuMask> plan;
+  try {
+    plan = hl::plan_partitions(amd, {victim_units}, /*rest=*/true);
+  } catch (const hl::UsageError& refusal) {
+    throw hl::UsageError(hl::format("--partition {}: {}", victim_units, refusal.what()));
+  }
+  if (plan[1].count() == 0) {
+    throw hl::UsageError(
+        hl::format("--partition {} leaves the aggressor no compute unit", victim_units));
+  }
+  return {plan[0], plan[1]};
+}
+
+/// AMD: the HSA_CU_MASK values that give the victim's process and the aggressor's the two sides
+/// of amd_split() on GPU \p gpu. HSA_CU_MASK counts CUs (ROCr flag.cpp), HIP's bits may be
+/// WGPs: the values list CU IDs, a WGP's two CUs together (ROCr, from 5.3, refuses half a WGP
+/// and then leaves the queue on every CU without a word). Nothing, with the reason, where
+/// ROC_GLOBAL_CU_MASK is set: HIP gives every queue that mask, which ROCr would cut down to
+/// HSA_CU_MASK and report as reduced, and HIP fails such a queue.
+inline std::array<std::string, 2> per_process_cu_masks(const hl::AmdMaskDevice& amd, int gpu,
+                                                       int victim_units) {
+  if (amd.global_mask) {
+    throw hl::SkipError(
+        "ROC_GLOBAL_CU_MASK is set: HIP would give every queue that mask, which HSA_CU_MASK cuts "
+        "down, and HIP fails a queue whose mask was cut (HSA_STATUS_CU_MASK_REDUCED)");
+  }
+  const std::array<hl::CuMask, 2> split = amd_split(amd, victim_units);
+  return {hl::hsa_cu_mask_value(gpu, hl::cu_ids_of(amd, split[0])),
+          hl::hsa_cu_mask_value(gpu, hl::cu_ids_of(amd, split[1]))};
+}
+
 /// The environments of a two-process setting's victim and aggressor: \p mps_client for both
 /// under MPS, the 50% limit for the aggressor of "mps_limited", and with a CU mask per process
-/// (AMD) the first \p victim_units of the \p units compute units of GPU \p device for the
-/// victim and the rest for the aggressor, in ROCr's HSA_CU_MASK syntax ("GPU:CU list").
+/// (AMD) \p cu_masks, the victim's and the aggressor's HSA_CU_MASK (per_process_cu_masks()).
 inline std::pair<std::vector<hl::EnvSetting>, std::vector<hl::EnvSetting>> environments(
-    const Setting& s, int device, int victim_units, int units,
-    const std::vector<hl::EnvSetting>& mps_client) {
+    const Setting& s, const std::vector<hl::EnvSetting>& mps_client,
+    const std::array<std::string, 2>& cu_masks = {}) {
   std::vector<hl::EnvSetting> victim = mps_client, aggressor = mps_client;
-  if (std::string(s.key) == "mps_limited") {
-    aggressor.push_back({"CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", "50"});
-  }
-  if (std::string(s.key) == "per_process_mask") {
-    victim.push_back({"HSA_CU_MASK", hl::format("{}:0-{}", device, victim_units - 1)});
-    aggressor.push_back({"HSA_CU_MASK", hl::format("{}:{}-{}", device, victim_units, units - 1)});
+  if (s.aggressor_at_half) aggressor.push_back({"CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", "50"});
+  if (s.cu_mask_each) {
+    victim.push_back({"HSA_CU_MASK", cu_masks[0]});
+    aggressor.push_back({"HSA_CU_MASK", cu_masks[1]});
   }
   return {victim, aggressor};
 }

@@ -186,18 +186,44 @@ TEST(CompareSettings, ChecksWhatMustProtectTheVictimAndWhatCannot) {
 TEST(Environments, MpsForBothTheVariableForTheAggressorAndAMaskEach) {
   const std::vector<hl::EnvSetting> client = {{"CUDA_MPS_PIPE_DIRECTORY", std::string("/tmp/p")}};
   for (const sharing::Setting& s : sharing::settings(hl::Platform::kNvidia)) {
-    if (std::string(s.key) != "mps_limited") continue;
-    const auto [victim, aggressor] = sharing::environments(s, 0, 8, 132, client);
+    if (!s.aggressor_at_half) continue;
+    const auto [victim, aggressor] = sharing::environments(s, client);
     ASSERT_EQ(victim.size(), 1u);
     ASSERT_EQ(aggressor.size(), 2u);
     EXPECT_EQ(aggressor[1].name, "CUDA_MPS_ACTIVE_THREAD_PERCENTAGE");
     EXPECT_EQ(*aggressor[1].value, "50");
   }
+  // MI210 (gfx90a, 104 CUs): CUs 0-7 and the rest. RX 7900 XTX in WGP mode (HIP 6.2): 8 WGPs are
+  // CUs 0-15, HSA_CU_MASK counting CUs.
+  const hl::AmdMaskDevice mi210{"gfx90a", 60200000, false, 104, 1, std::nullopt};
+  const hl::AmdMaskDevice rx7900{"gfx1100", 60200000, true, 48, 1, std::nullopt};
+  EXPECT_EQ(sharing::per_process_cu_masks(mi210, 1, 8),
+            (std::array<std::string, 2>{"1:0-7", "1:8-103"}));
+  EXPECT_EQ(sharing::per_process_cu_masks(rx7900, 0, 8),
+            (std::array<std::string, 2>{"0:0-15", "0:16-95"}));
   for (const sharing::Setting& s : sharing::settings(hl::Platform::kAmd)) {
-    if (std::string(s.key) != "per_process_mask") continue;
-    const auto [victim, aggressor] = sharing::environments(s, 1, 8, 304, {});
+    if (!s.cu_mask_each) continue;
+    const auto [victim, aggressor] =
+        sharing::environments(s, {}, sharing::per_process_cu_masks(mi210, 1, 8));
     ASSERT_EQ(victim.size(), 1u);
+    EXPECT_EQ(victim[0].name, "HSA_CU_MASK");
     EXPECT_EQ(*victim[0].value, "1:0-7");  // ROCr's HSA_CU_MASK: GPU 1, CUs 0-7
-    EXPECT_EQ(*aggressor[0].value, "1:8-303");
+    EXPECT_EQ(*aggressor[0].value, "1:8-103");
   }
+}
+
+TEST(AmdSplit, RefusesWhatTheRulesRefuseAndAGlobalMaskForProcesses) {
+  const hl::AmdMaskDevice mi300x{"gfx942", 60200000, false, 304, 8, std::nullopt};
+  EXPECT_EQ(sharing::amd_split(mi300x, 8)[0].ids(), "0-7");
+  try {
+    sharing::amd_split(mi300x, 5);
+    ADD_FAILURE() << "--partition 5 accepted on an MI300X";
+  } catch (const hl::UsageError& error) {
+    EXPECT_NE(std::string(error.what()).find("--partition 5: "), std::string::npos);
+    EXPECT_NE(std::string(error.what()).find("nearest valid size is 8"), std::string::npos);
+  }
+  EXPECT_THROW(sharing::amd_split(mi300x, 304), hl::UsageError);  // nothing for the aggressor
+  hl::AmdMaskDevice global = mi300x;
+  global.global_mask = hl::cu_mask_range(0, 152);
+  EXPECT_THROW(sharing::per_process_cu_masks(global, 0, 8), hl::SkipError);
 }

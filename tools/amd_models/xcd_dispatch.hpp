@@ -1,14 +1,14 @@
-/// \file lessons/06_cu_masking/xcd_dispatch.hpp
-/// \brief Chiplets (the README's "Chiplets"): which XCD a workgroup runs on in SPX mode, and
-/// ROCm/aiter's renumbering that keeps neighbouring tiles on one XCD, so in one L2 (in CPX mode
-/// each XCD is a device). Host code only (test_xcd_dispatch.cpp), not run on an MI300.
+/// \file tools/amd_models/xcd_dispatch.hpp
+/// \brief Chiplets (docs/pages/amd_targets.md, "Chiplets"): which workgroups share an XCD in SPX
+/// mode, and ROCm/aiter's renumbering that keeps neighbouring tiles on one XCD, so in one L2 (in
+/// CPX mode each XCD is a device). Host code only (test_xcd_dispatch.cpp), not run on an MI300.
 #pragma once
 
 #include <stdexcept>
 
 #include "hip_lessons/format.hpp"
 
-namespace cu_masking {
+namespace amd_models {
 
 /// XCDs of one SPX device: MI300X, MI325X (gfx942) and MI350X, MI355X (gfx950).
 inline constexpr int kMi300Xcds = 8;
@@ -23,8 +23,10 @@ inline void require_dispatch(int workgroup, long long grid, int xcds, int chunk 
   }
 }
 
-/// The XCD that \p workgroup (the flat id, x fastest) runs on in SPX mode: round-robin, k mod X.
-inline int xcd_of_workgroup(int workgroup, int xcds = kMi300Xcds) {
+/// The XCD group of \p workgroup (the flat id, x fastest) in SPX mode: round-robin, so
+/// workgroups k and k + X run on the same XCD. Which physical XCD a group is on is not
+/// documented (amdkfd starts each queue on the next XCC), so this is a label, k mod X.
+inline int xcd_group_of_workgroup(int workgroup, int xcds = kMi300Xcds) {
   require_dispatch(workgroup, workgroup + 1LL, xcds);
   return workgroup % xcds;
 }
@@ -51,4 +53,4 @@ inline int xcd_chunked_tile(int workgroup, int grid, int chunk, int xcds = kMi30
   return position / chunk * round + xcd * chunk + position % chunk;
 }
 
-}  // namespace cu_masking
+}  // namespace amd_models

@@ -1,4 +1,4 @@
-/// \file lessons/06_cu_masking/test_xcd_dispatch.cpp
+/// \file tools/amd_models/test_xcd_dispatch.cpp
 /// \brief Unit tests of xcd_dispatch.hpp: round-robin XCD dispatch in SPX mode and the tile
 /// renumbering of ROCm/aiter's remap_xcd and remap_xcd_chunked (golden tables computed from
 /// that source at commit 06d5be57), including the tail when the grid is not a multiple of 8.
@@ -11,10 +11,10 @@
 
 #include "xcd_dispatch.hpp"
 
-using cu_masking::kMi300Xcds;
-using cu_masking::xcd_chunked_tile;
-using cu_masking::xcd_local_tile;
-using cu_masking::xcd_of_workgroup;
+using amd_models::kMi300Xcds;
+using amd_models::xcd_chunked_tile;
+using amd_models::xcd_group_of_workgroup;
+using amd_models::xcd_local_tile;
 
 namespace {
 
@@ -29,18 +29,18 @@ std::vector<int> tiles(int grid, int chunk = 0) {
 }  // namespace
 
 TEST(XcdDispatch, WorkgroupsGoRoundRobinOverTheEightXcds) {
-  for (int wg = 0; wg < 24; ++wg) EXPECT_EQ(xcd_of_workgroup(wg), wg % 8) << wg;
-  EXPECT_EQ(xcd_of_workgroup(303), 7);
-  EXPECT_EQ(xcd_of_workgroup(5, 4), 1);  // a DPX half of the device: 4 XCDs
-  EXPECT_THROW(xcd_of_workgroup(-1), std::invalid_argument);
-  EXPECT_THROW(xcd_of_workgroup(0, 0), std::invalid_argument);
+  for (int wg = 0; wg < 24; ++wg) EXPECT_EQ(xcd_group_of_workgroup(wg), wg % 8) << wg;
+  EXPECT_EQ(xcd_group_of_workgroup(303), 7);
+  EXPECT_EQ(xcd_group_of_workgroup(5, 4), 1);  // a DPX half of the device: 4 XCDs
+  EXPECT_THROW(xcd_group_of_workgroup(-1), std::invalid_argument);
+  EXPECT_THROW(xcd_group_of_workgroup(0, 0), std::invalid_argument);
 }
 
 TEST(XcdDispatch, RemapGivesEachXcdAContiguousRangeOfTiles) {
   // 16 workgroups: XCD x runs workgroups x and x + 8, which compute tiles 2x and 2x + 1.
   EXPECT_EQ(tiles(16), (std::vector<int>{0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15}));
   for (int wg = 0; wg < 16; ++wg) {
-    EXPECT_EQ(xcd_local_tile(wg, 16) / 2, xcd_of_workgroup(wg)) << wg;
+    EXPECT_EQ(xcd_local_tile(wg, 16) / 2, xcd_group_of_workgroup(wg)) << wg;
   }
 }
 

@@ -1,4 +1,4 @@
-/// \file lessons/06_cu_masking/chiplet_tables.cpp
+/// \file tools/amd_models/chiplet_tables.cpp
 /// \brief Prints the chiplet and CU-mask tables of docs/pages/amd_targets.md from
 /// xcd_dispatch.hpp and cu_mask_map.hpp, each between "<!-- generated: NAME -->" and
 /// "<!-- end: NAME -->"; the docs.amd_targets_tables test compares them with the page.
@@ -14,8 +14,8 @@
 namespace {
 
 namespace hl = hip_lessons;
-using cu_masking::CuLocation;
-using cu_masking::GpuTopology;
+using amd_models::CuLocation;
+using amd_models::GpuTopology;
 
 void begin(const char* name) { std::printf("<!-- generated: %s -->\n", name); }
 void end(const char* name) { std::printf("<!-- end: %s -->\n", name); }
@@ -23,11 +23,12 @@ void end(const char* name) { std::printf("<!-- end: %s -->\n", name); }
 void xcd_table() {
   begin("xcd_dispatch");
   const int grid = 20;
-  std::printf("| workgroup | XCD (k mod 8) | tile, remap_xcd | tile, remap_xcd_chunked (2) |\n");
+  std::printf(
+      "| workgroup | XCD group (k mod 8) | tile, remap_xcd | tile, remap_xcd_chunked (2) |\n");
   std::printf("|---|---|---|---|\n");
   for (int wg = 0; wg < grid; ++wg) {
-    std::printf("| %d | %d | %d | %d |\n", wg, cu_masking::xcd_of_workgroup(wg),
-                cu_masking::xcd_local_tile(wg, grid), cu_masking::xcd_chunked_tile(wg, grid, 2));
+    std::printf("| %d | %d | %d | %d |\n", wg, amd_models::xcd_group_of_workgroup(wg),
+                amd_models::xcd_local_tile(wg, grid), amd_models::xcd_chunked_tile(wg, grid, 2));
   }
   end("xcd_dispatch");
 }
@@ -45,16 +46,16 @@ std::string where(const GpuTopology& gpu, const std::optional<CuLocation>& locat
 
 // Masks 0-7 and 0,8,16,...,56 side by side (HIP stream-mask bits; on RDNA each is a WGP).
 void mask_table(const char* name, const GpuTopology& gpu, bool hip_pairs) {
-  const std::vector<CuLocation> map = cu_masking::driver_cu_mask_map(gpu);
+  const std::vector<CuLocation> map = amd_models::driver_cu_mask_map(gpu);
   begin(name);
   std::printf("| mask `0-7`: bit | enables | mask `0,8,16,...,56`: bit | enables |\n");
   std::printf("|---|---|---|---|\n");
   for (int i = 0; i < 8; ++i) {
-    const int a = cu_masking::driver_bits_of_hip_bit(i, hip_pairs)[0];
-    const int b = cu_masking::driver_bits_of_hip_bit(8 * i, hip_pairs)[0];
+    const int a = amd_models::driver_bits_of_hip_bit(i, hip_pairs)[0];
+    const int b = amd_models::driver_bits_of_hip_bit(8 * i, hip_pairs)[0];
     std::printf("| %d | %s | %d | %s |\n", i,
-                where(gpu, cu_masking::cu_of_driver_bit(map, a)).c_str(), 8 * i,
-                where(gpu, cu_masking::cu_of_driver_bit(map, b)).c_str());
+                where(gpu, amd_models::cu_of_driver_bit(map, a)).c_str(), 8 * i,
+                where(gpu, amd_models::cu_of_driver_bit(map, b)).c_str());
   }
   end(name);
 }
@@ -79,7 +80,7 @@ void smid_table() {
   for (const auto& r : rows) {
     const std::string arch = std::string(r.arch).substr(0, std::string(r.arch).find_first_of(" ,"));
     std::printf("| %s | %s | XCC%d SE%d SA%d CU%d | %u |\n", r.arch, r.layout, r.cu.xcc, r.cu.se,
-                r.cu.sa, r.cu.cu, cu_masking::smid_of(arch, r.cu, r.cu_mode));
+                r.cu.sa, r.cu.cu, amd_models::smid_of(arch, r.cu, r.cu_mode));
   }
   end("smid");
 }

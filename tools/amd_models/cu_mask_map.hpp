@@ -1,4 +1,4 @@
-/// \file lessons/06_cu_masking/cu_mask_map.hpp
+/// \file tools/amd_models/cu_mask_map.hpp
 /// \brief Which compute unit each CU-mask bit enables: the kernel driver's symmetric map
 /// (amdkfd's mqd_symmetrically_map_cu_mask, explained in the README), and what __smid() reports
 /// on each architecture. Host code only (test_cu_mask_map.cpp), from the sources, not a GPU.
@@ -12,7 +12,7 @@
 
 #include "hip_lessons/format.hpp"
 
-namespace cu_masking {
+namespace amd_models {
 
 /// The shape of one device as the driver sees it, for one XCC (all XCCs alike).
 struct GpuTopology {
@@ -102,4 +102,4 @@ inline unsigned smid_of(const std::string& arch, const CuLocation& location, boo
   throw std::invalid_argument("no __smid() decoding for " + arch);
 }
 
-}  // namespace cu_masking
+}  // namespace amd_models

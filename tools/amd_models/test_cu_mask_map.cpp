@@ -1,4 +1,4 @@
-/// \file lessons/06_cu_masking/test_cu_mask_map.cpp
+/// \file tools/amd_models/test_cu_mask_map.cpp
 /// \brief Unit tests of cu_mask_map.hpp: the kernel driver's symmetric CU-mask map (golden
 /// tables from the examples in the comment of mqd_symmetrically_map_cu_mask, ROCm/amdgpu
 /// drivers/gpu/drm/amd/amdkfd/kfd_mqd_manager.c at 6cdb8618), its consequences for the masks
@@ -12,11 +12,11 @@
 
 #include "cu_mask_map.hpp"
 
-using cu_masking::CuLocation;
-using cu_masking::driver_bits_of_hip_bit;
-using cu_masking::driver_cu_mask_map;
-using cu_masking::GpuTopology;
-using cu_masking::smid_of;
+using amd_models::CuLocation;
+using amd_models::driver_bits_of_hip_bit;
+using amd_models::driver_cu_mask_map;
+using amd_models::GpuTopology;
+using amd_models::smid_of;
 
 namespace {
 
@@ -117,8 +117,8 @@ TEST(CuMaskMap, RdnaCusComeInPairsSpreadEngineFirstThenArray) {
   EXPECT_EQ(driver_bits_of_hip_bit(6, false), (std::vector<int>{6}));
   EXPECT_EQ(map[driver_bits_of_hip_bit(12, true)[0]], (CuLocation{0, 0, 0, 2}));
   // 48 WGPs: HIP bit 48 is driver bit 96, beyond the 96 CUs, and the driver ignores it.
-  EXPECT_FALSE(cu_masking::cu_of_driver_bit(map, driver_bits_of_hip_bit(48, true)[0]));
-  EXPECT_EQ(cu_masking::cu_of_driver_bit(map, 95), map[95]);
+  EXPECT_FALSE(amd_models::cu_of_driver_bit(map, driver_bits_of_hip_bit(48, true)[0]));
+  EXPECT_EQ(amd_models::cu_of_driver_bit(map, 95), map[95]);
 }
 
 TEST(CuMaskMap, RejectsTopologiesTheDriverCannotMap) {

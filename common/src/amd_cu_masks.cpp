@@ -1,0 +1,292 @@
+#include "hip_lessons/amd_cu_masks.hpp"
+
+#include <algorithm>
+#include <bitset>
+#include <cctype>
+#include <cstdlib>
+#include <cstring>
+#include <numeric>
+#include <stdexcept>
+
+#include "hip_lessons/environment.hpp"
+#include "hip_lessons/errors.hpp"
+#include "hip_lessons/format.hpp"
+
+namespace hip_lessons {
+
+namespace {
+
+bool gfx10_or_later(const std::string& arch) {
+  return arch.rfind("gfx1", 0) == 0 && arch.size() >= 7;  // gfx1030, gfx1100, gfx1201
+}
+
+// CUs per XCD of the multi-XCC CDNA parts, by arch: MI300X, MI300A and MI325X (gfx940-942:
+// 8, 6 and 8 XCDs of 38 active CUs: 304, 228, 304); MI350X and MI355X (gfx950: 8 of 32).
+std::optional<int> cus_per_xcd(const std::string& arch) {
+  if (arch == "gfx940" || arch == "gfx941" || arch == "gfx942") return 38;
+  if (arch == "gfx950") return 32;
+  return std::nullopt;
+}
+
+}  // namespace
+
+int CuMask::count() const {
+  std::size_t n = 0;
+  for (const std::uint32_t word : words) n += std::bitset<32>(word).count();
+  return static_cast<int>(n);
+}
+
+std::string CuMask::ids() const {
+  std::string text;
+  for (int b = 0; b < kMaxMaskBits; ++b) {
+    if (!has(b)) continue;
+    int end = b;
+    while (end + 1 < kMaxMaskBits && has(end + 1)) ++end;
+    if (!text.empty()) text += ",";
+    text += end > b ? format("{}-{}", b, end) : format("{}", b);
+    b = end;
+  }
+  return text.empty() ? "none" : text;
+}
+
+CuMask cu_mask_range(int first, int count) {
+  CuMask mask;
+  for (int b = first; b < first + count; ++b) mask.set(b);
+  return mask;
+}
+
+CuMask parse_cu_list(const std::string& option, const std::string& text) {
+  CuMask mask;
+  try {
+    for (const int id : parse_id_list(text, kMaxMaskBits)) mask.set(id);
+  } catch (const UsageError& error) {
+    throw UsageError(format("{} '{}' is not a CU list: {}", option, text, error.what()));
+  }
+  return mask;  // parse_id_list() refuses an empty list, so at least one bit is set
+}
+
+bool hip_counts_wgps(const char* value, int hip_version) {
+  if (value == nullptr || (*value == '\0' && hip_version < 50500000)) return true;
+  return std::strcmp(value, "true") == 0 || std::atoi(value) != 0;
+}
+
+std::optional<int> amd_xcc_count(const std::string& arch, int physical_units,
+                                 std::optional<int> attribute) {
+  if (attribute && *attribute > 0) return attribute;
+  const std::optional<int> per_xcd = cus_per_xcd(arch);
+  if (!per_xcd) return 1;
+  if (physical_units <= 0 || physical_units % *per_xcd != 0) return std::nullopt;
+  return physical_units / *per_xcd;
+}
+
+std::optional<CuMask> hip_global_cu_mask(const std::string& text, int physical_units,
+                                         bool wgp_mode) {
+  std::string digits = text;
+  if (digits.rfind("0x", 0) == 0 || digits.rfind("0X", 0) == 0) digits = digits.substr(2);
+  // HIP reads as many hex digits from the end as the device's CUs fill (a WGP is two CUs),
+  // in chunks of 8 that become the mask's 32-bit words, the lowest first.
+  const int digits_read = (wgp_mode ? 2 * physical_units : physical_units) / 4;
+  const int length = static_cast<int>(digits.size());
+  CuMask mask;
+  int end = length, available = 0;
+  for (int i = 0; i < std::min(length, digits_read); i += 8) {
+    // HIP's last chunk is digits_read - 8 long whenever fewer than 8 digits are left: its own
+    // quirk. std::stoul then throws out_of_range inside HIP for a long enough mask, which HIP
+    // does not catch (the process ends at start-up); this model gives nothing there.
+    const int chunk = i + 8 <= digits_read ? 8 : digits_read - 8;
+    if (chunk <= 0) return std::nullopt;  // under 32 CUs HIP's substr() throws out_of_range
+    std::string piece = digits.substr(std::max(0, end - chunk), std::min(chunk, end));
+    end -= chunk;
+    piece = piece.substr(0, piece.find_first_not_of("0123456789abcdefABCDEF"));  // stoul stops
+    if (piece.empty()) return std::nullopt;  // std::stoul reads no number: HIP drops the mask
+    const std::size_t significant =
+        piece.size() - std::min(piece.size(), piece.find_first_not_of('0'));
+    if (significant > 16) return std::nullopt;  // std::stoul's out_of_range
+    mask.words[i / 8] = static_cast<std::uint32_t>(std::stoul(piece, nullptr, 16));
+    available += static_cast<int>(std::bitset<32>(mask.words[i / 8]).count());
+  }
+  if (available == 0 || available >= digits_read * 4) return std::nullopt;
+  return mask;
+}
+
+int MaskLayout::partition_step() const {
+  return std::lcm(std::max(1, bit_granularity / bits_per_unit), xccs);
+}
+
+MaskLayout mask_layout(const AmdMaskDevice& device) {
+  if (!device.xccs) {
+    throw SkipError(format(
+        "cannot tell how many XCCs this {} with {} CUs has, and a CU mask must give every XCC "
+        "CUs of its own (HIP 7.0 and later report it as hipDeviceAttributeNumberOfXccs)",
+        device.arch, device.physical_units));
+  }
+  MaskLayout layout;
+  layout.xccs = *device.xccs;
+  layout.unit = "CU";
+  layout.rule = "one bit per CU";
+  if (gfx10_or_later(device.arch) && device.wgp_mode && device.hip_version >= 50700000) {
+    layout.cus_per_bit = 2;
+    layout.unit = "WGP";
+    layout.rule = "one bit per WGP (HIP >= 5.7 sets both of its CUs)";
+  } else if (gfx10_or_later(device.arch) && device.wgp_mode) {
+    layout.bits_per_unit = layout.bit_granularity = 2;
+    layout.unit = "WGP";
+    layout.rule = "one bit per CU, two per unit (a WGP, which HIP < 5.7 counts)";
+  } else if (gfx10_or_later(device.arch)) {
+    layout.bit_granularity = 2;
+    layout.rule = "one bit per CU, both CUs of a WGP or neither";
+  }
+  if (layout.xccs > 1) layout.rule += format("; bit b on XCC b mod {}", layout.xccs);
+  layout.bits = device.physical_units * layout.bits_per_unit;
+  if (device.global_mask) {  // HIP gives every queue of the process this mask
+    const std::string global = "ROC_GLOBAL_CU_MASK (" + device.global_mask->ids() + ")";
+    for (int bit = 0; bit < layout.bits; bit += layout.bit_granularity) {
+      if (device.global_mask->has(bit) !=
+          device.global_mask->has(bit + layout.bit_granularity - 1)) {
+        throw UsageError(
+            format("{} sets one CU of the WGP of bits {}-{}; ROCr refuses such a "
+                   "mask for every queue; set both CUs of each WGP or neither",
+                   global, bit, bit + 1));
+      }
+    }
+    for (int xcc = 0; xcc < layout.xccs; ++xcc) {
+      bool any = false;
+      for (int bit = xcc; bit < layout.bits && !any; bit += layout.xccs) {
+        any = device.global_mask->has(bit);
+      }
+      if (!any) {
+        throw UsageError(format(
+            "{} gives XCC {} no CU (bit b belongs to XCC b mod {}): every queue of the process "
+            "would hang on that XCC's workgroups; give each XCC at least one CU",
+            global, xcc, layout.xccs));
+      }
+    }
+  }
+  return layout;
+}
+
+std::optional<std::string> cu_mask_problem(const AmdMaskDevice& device, const CuMask& mask) {
+  const MaskLayout layout = mask_layout(device);
+  if (mask.count() == 0) return std::string("the mask selects no compute unit");
+  for (int bit = kMaxMaskBits - 1; bit >= layout.bits; --bit) {  // the highest first
+    if (mask.has(bit)) {
+      return format("the mask sets bit {}, but this device's mask has {} bits (0..{})", bit,
+                    layout.bits, layout.bits - 1);
+    }
+  }
+  if (device.global_mask) {
+    for (int bit = 0; bit < layout.bits; ++bit) {
+      if (mask.has(bit) && !device.global_mask->has(bit)) {
+        return format(
+            "bit {} is outside ROC_GLOBAL_CU_MASK ({}): HIP gives a queue only the bits of both "
+            "masks, or the global mask alone when they share none",
+            bit, device.global_mask->ids());
+      }
+    }
+  }
+  const int group = layout.bit_granularity;
+  for (int bit = 0; bit < layout.bits; ++bit) {
+    const int first = bit - bit % group;
+    if (mask.has(bit) != mask.has(first)) {
+      return format(
+          "the mask sets only part of bits {}-{}: here a bit is a CU, and the two CUs of a WGP "
+          "are enabled together (ROCr refuses one without the other)",
+          first, first + group - 1);
+    }
+  }
+  for (int xcc = 0; xcc < layout.xccs; ++xcc) {
+    bool any = false;
+    for (int bit = xcc; bit < layout.bits && !any; bit += layout.xccs) any = mask.has(bit);
+    if (!any) {
+      return format(
+          "the mask gives XCC {} no CU (bit b belongs to XCC b mod {}); that XCC still takes one "
+          "workgroup in {} of every dispatch, and those would never run: the queue would hang",
+          xcc, layout.xccs, layout.xccs);
+    }
+  }
+  return std::nullopt;
+}
+
+std::vector<CuMask> plan_partitions(const AmdMaskDevice& device, const std::vector<int>& units_each,
+                                    bool rest) {
+  const MaskLayout layout = mask_layout(device);
+  const int step = layout.partition_step();
+  // Whole groups of bits, by XCC, in order: the partitions take from the front of each list.
+  std::vector<std::vector<int>> free_groups(layout.xccs);
+  for (int first = 0; first < layout.bits; first += layout.bit_granularity) {
+    bool usable = true;
+    for (int b = first; b < first + layout.bit_granularity; ++b) {
+      usable = usable && (!device.global_mask || device.global_mask->has(b));
+    }
+    if (usable) free_groups[first % layout.xccs].push_back(first);
+  }
+  int available = 0;
+  for (const auto& groups : free_groups) available += static_cast<int>(groups.size());
+  available = available * layout.bit_granularity / layout.bits_per_unit;
+  const std::string where =
+      device.global_mask ? format(" (ROC_GLOBAL_CU_MASK leaves {})", available) : "";
+  std::vector<CuMask> plan;
+  std::vector<std::size_t> taken(layout.xccs, 0);
+  for (const int units : units_each) {
+    if (units < 1 || units % step != 0) {
+      const int nearest = std::max(step, (units + step / 2) / step * step);
+      std::string why = format(
+          "each of the {} XCCs takes one workgroup in {} of every dispatch, "
+          "so each needs as many {}s of the partition",
+          layout.xccs, layout.xccs, layout.unit);
+      if (layout.xccs == 1) why = "a WGP's two CUs are enabled together";
+      throw UsageError(format(
+          "a partition of {} {}s cannot be made on this {}{}: partitions must be multiples of {} "
+          "{}s ({}); the nearest valid size is {}",
+          units, layout.unit, device.arch,
+          layout.xccs > 1 ? format(" with {} XCCs", layout.xccs) : "", step, layout.unit, why,
+          nearest));
+    }
+    const std::size_t per_xcc =
+        static_cast<std::size_t>(units * layout.bits_per_unit / layout.bit_granularity) /
+        layout.xccs;
+    CuMask mask;
+    for (int xcc = 0; xcc < layout.xccs; ++xcc) {
+      if (taken[xcc] + per_xcc > free_groups[xcc].size()) {
+        throw UsageError(format("{} partition(s) of {} {}s do not fit in this device's {} {}s{}",
+                                units_each.size(), units, layout.unit, available, layout.unit,
+                                where));
+      }
+      for (std::size_t g = taken[xcc]; g < taken[xcc] + per_xcc; ++g) {
+        for (int b = 0; b < layout.bit_granularity; ++b) mask.set(free_groups[xcc][g] + b);
+      }
+      taken[xcc] += per_xcc;
+    }
+    plan.push_back(mask);
+  }
+  if (rest) {
+    CuMask left;
+    for (int xcc = 0; xcc < layout.xccs; ++xcc) {
+      for (std::size_t g = taken[xcc]; g < free_groups[xcc].size(); ++g) {
+        for (int b = 0; b < layout.bit_granularity; ++b) left.set(free_groups[xcc][g] + b);
+      }
+    }
+    plan.push_back(left);
+  }
+  return plan;
+}
+
+int units_of(const AmdMaskDevice& device, const CuMask& mask) {
+  return mask.count() / mask_layout(device).bits_per_unit;
+}
+
+CuMask cu_ids_of(const AmdMaskDevice& device, const CuMask& mask) {
+  const int per_bit = mask_layout(device).cus_per_bit;
+  CuMask ids;
+  for (int bit = 0; bit * per_bit < kMaxMaskBits; ++bit) {
+    if (!mask.has(bit)) continue;
+    for (int c = 0; c < per_bit; ++c) ids.set(bit * per_bit + c);
+  }
+  return ids;
+}
+
+std::string hsa_cu_mask_value(int gpu, const CuMask& cu_ids) {
+  return format("{}:{}", gpu, cu_ids.ids());
+}
+
+}  // namespace hip_lessons
