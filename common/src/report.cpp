@@ -134,12 +134,13 @@ void Report::step(const StepResult& result) {
                       (!enforced ? "speed   -     "
                        : passed  ? "speed   ok    "
                                  : "speed   FAIL  ") +
-                          c.name + " = " + fixed(e.value, 2) +
-                          (enforced ? " (needs " : " (the speed test needs ") + bound + " " +
-                          fixed(c.threshold, 2) + ")",
+                          (e.detail.empty() ? "" : e.detail + ": ") + c.name + " = " +
+                          fixed(e.value, 2) + (enforced ? " (needs " : " (the speed test needs ") +
+                          bound + " " + fixed(c.threshold, 2) + ")",
                       14);
         if (enforced && !passed) ++data_->failures;
         data_->checks.push_back({{"name", c.name},
+                                 {"label", e.detail},
                                  {"kind", "speed"},
                                  {"passed", passed},
                                  {"enforced", enforced},

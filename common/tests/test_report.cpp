@@ -89,6 +89,32 @@ TEST(ReportTest, CheckModeStepPrintsChecksAndKeepsTablesForTheJson) {
   std::remove(path.c_str());
 }
 
+TEST(ReportTest, ALabelledSpeedCheckKeepsItsDeclaredName) {
+  // One declared check measured per partition: the label says which, the name stays the one
+  // --help gives (a step must not rename it).
+  const hip_lessons::SpeedCheck declared =
+      hip_lessons::at_most("side by side / solo", "--max-concurrent-slowdown", 1.35);
+  hip_lessons::StepResult step("3. Side by side");
+  step.speed(declared, 1.02, "partition A").speed(declared, 1.5, "partition B");
+  std::ostringstream out;
+  Report r("test", out, hip_lessons::Mode::kSpeedCheck);
+  r.step(step);
+  const std::string text = out.str();
+  EXPECT_NE(text.find("speed   ok    partition A: side by side / solo = 1.02 (needs <= 1.35)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("speed   FAIL  partition B: side by side / solo = 1.50"), std::string::npos)
+      << text;
+  EXPECT_EQ(r.failures(), 1);
+  const std::string path = ::testing::TempDir() + "labelled_speed.json";
+  r.write_json(path, 1);
+  std::ifstream in(path);
+  const auto json = nlohmann::json::parse(in);
+  EXPECT_EQ(json["checks"][0]["name"], "side by side / solo");
+  EXPECT_EQ(json["checks"][0]["label"], "partition A");
+  EXPECT_EQ(json["checks"][0]["flag"], "--max-concurrent-slowdown");
+}
+
 TEST(ReportTest, ASkipIsRecordedAsNeitherPassNorFailure) {
   std::ostringstream out;
   Report r("test", out);

@@ -212,7 +212,8 @@ def main():
             out.append(markdown_table(rows))
         checks = [c for c in report.get("checks", []) if c.get("kind") == "speed"]
         for check in checks:
-            out.append(f"- speed check {check['name']}: {check['ratio']:.2f} "
+            label = f"{check['label']}: " if check.get("label") else ""
+            out.append(f"- speed check {label}{check['name']}: {check['ratio']:.2f} "
                        f"(needs {check['comparison']} {check['threshold']:.2f})")
         out.append("")
     if benches:

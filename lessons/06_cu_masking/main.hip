@@ -142,7 +142,7 @@ hl::StepResult measure_scaling(hl::Lesson& lesson, Workload& work,
                                            "x whole device", "ideal N/k", "measured / ideal"};
   hl::ResultTable table("scaling", "The kernel on the whole device and on k units", columns);
   table.row({"whole device", units, work.whole_device_ms, 1.0, 1.0, 1.0});
-  std::vector<std::pair<hl::SpeedCheck, double>> speeds;  // shown under the table
+  std::vector<std::pair<std::string, double>> speeds;  // per partition, shown under the table
   std::string summary;
   for (Partition& p : partitions) {
     const Load load{p.stream, 1, work.n, work.iterations, out, work.expected.data(), &p};
@@ -155,15 +155,14 @@ hl::StepResult measure_scaling(hl::Lesson& lesson, Workload& work,
     step.measurement(hl::format("slowdown.{}_units", p.units), slowdown);
     destroy(p);
     if (p.user_mask || !slowdown) continue;  // --cu-mask's is shown, not judged
-    speeds.emplace_back(tolerance, std::abs(*slowdown / ideal - 1.0));
-    speeds.back().first.name = "|(time on " + p.name + " / whole device) / (N/k) - 1|";
+    speeds.emplace_back(p.name, std::abs(*slowdown / ideal - 1.0));
     summary += hl::format("{}{} of {} {:.1}x (ideal {:.1})", summary.empty() ? "" : ", ", p.name,
                           units, *slowdown, ideal);
   }
   HIP_CHECK(hipFree(out));
   HIP_CHECK(hipStreamDestroy(whole));
   step.table(table).measurement("whole_device_ms", work.whole_device_ms);
-  for (const auto& [check, ratio] : speeds) step.speed(check, ratio);
+  for (const auto& [partition, ratio] : speeds) step.speed(tolerance, ratio, partition);
   return step.summary(summary);
 }
 
@@ -202,10 +201,8 @@ hl::StepResult measure_side_by_side(hl::Lesson& lesson, const hl::Device& device
   }
   step.table(table);
   for (int i = 0; i < 2; ++i) {
-    hl::SpeedCheck check = concurrent;
-    check.name = pair[i].name + " side by side / solo";
     step.measurement(i == 0 ? "side_by_side_slowdown.a" : "side_by_side_slowdown.b", slowdown[i])
-        .speed(check, slowdown[i]);
+        .speed(concurrent, slowdown[i], pair[i].name);
     HIP_CHECK(hipFree(load[i].out));
     destroy(pair[i]);
   }

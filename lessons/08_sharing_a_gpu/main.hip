@@ -263,10 +263,10 @@ int main(int argc, char** argv) {
   cli.add_choice("--setting", o.setting, "With --role both: the victim's stream",
                  {"plain", "priority", "partition"});
   const hl::SpeedCheck& partitioned =
-      cli.add_speed_check(hl::at_most("partitioned: victim p99 / alone p99",
+      cli.add_speed_check(hl::at_most("victim p99 / alone p99, partitioned",
                                       "--max-partitioned-p99", HIP_LESSONS_08_MAX_PARTITIONED_P99));
   const hl::SpeedCheck& shared = cli.add_speed_check(hl::at_least(
-      "not protected: victim p99 / alone p99", "--min-shared-p99", HIP_LESSONS_08_MIN_SHARED_P99));
+      "victim p99 / alone p99, not protected", "--min-shared-p99", HIP_LESSONS_08_MIN_SHARED_P99));
   cli.add_trace_output();
 
   return hl::run_lesson(cli, argc, argv, [&](hl::Lesson& lesson) {

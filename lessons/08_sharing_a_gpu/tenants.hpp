@@ -366,9 +366,8 @@ inline hl::StepResult compare_settings(std::map<std::string, Outcome> outcomes,
         .measurement(hl::format("aggressor_blocks_per_round.{}", s.key),
                      r.aggressor.number("blocks"));
     if (s.protection != Protection::kPriority) {
-      hl::SpeedCheck check = s.protection == Protection::kPartition ? partitioned : shared;
-      check.name = hl::format("{}: victim p99 / alone p99", s.name);
-      step.speed(check, timed ? std::optional(p99) : std::nullopt);
+      step.speed(s.protection == Protection::kPartition ? partitioned : shared,
+                 timed ? std::optional(p99) : std::nullopt, s.name);
     }
     if (r.moment.empty()) continue;
     traces.keep(s.name, moment(r.moment));

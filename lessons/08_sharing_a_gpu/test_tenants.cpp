@@ -135,7 +135,9 @@ std::map<std::string, std::string> verdicts(const hl::StepResult& step) {
   std::map<std::string, std::string> found;
   for (const hl::StepResult::Entry& e : step.entries()) {
     using Kind = hl::StepResult::Kind;
-    if (e.kind == Kind::kSpeed) found[e.name] = e.speed->passes(e.value) ? "ok" : "FAIL";
+    if (e.kind == Kind::kSpeed) {
+      found[e.detail + ": " + e.name] = e.speed->passes(e.value) ? "ok" : "FAIL";
+    }
     if (e.kind == Kind::kSchedule) found[e.name.substr(0, 30)] = e.passed ? "ok" : "FAIL";
     if (e.kind == Kind::kSkip) found[e.name.substr(0, 30)] = "skip";
   }
@@ -163,10 +165,11 @@ TEST(CompareSettings, ChecksWhatMustProtectTheVictimAndWhatCannot) {
   const hl::StepResult step = sharing::compare_settings(outcomes, hl::Platform::kNvidia, 200, 2000,
                                                         true, partitioned, shared, traces);
   const std::map<std::string, std::string> expected = {
-      {"one process, two streams: victim p99 / alone p99", "ok"},
-      {"one process, partitioned: victim p99 / alone p99", "ok"},
-      {"two processes, time-sliced: victim p99 / alone p99", "FAIL"},
-      {"MPS, aggressor at 50% of SMs: victim p99 / alone p99", "FAIL"},
+      // Each setting under its bound's declared name, the setting as the label.
+      {"one process, two streams: shared", "ok"},
+      {"one process, partitioned: partitioned", "ok"},
+      {"two processes, time-sliced: shared", "FAIL"},
+      {"MPS, aggressor at 50% of SMs: partitioned", "FAIL"},
       {"one process, two streams: the ", "ok"},  // it waited 4 us for a slot on its SM
       {"one process, partitioned: no a", "ok"}};
   EXPECT_EQ(verdicts(step), expected);

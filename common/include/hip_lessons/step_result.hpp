@@ -93,10 +93,13 @@ class StepResult {
     return add({Kind::kSkip, std::move(name), std::move(reason)});
   }
   /// A declared speed check and the ratio measured in this run; nothing when the run was not
-  /// timed (\p ratio empty, as under --check).
-  StepResult& speed(const SpeedCheck& check, std::optional<double> ratio) {
+  /// timed (\p ratio empty, as under --check). A check measured more than once in a step (per
+  /// partition, per setting) says which with \p label: "8 SMs: <the declared name> = ...". The
+  /// declared name, the one --help gives, is printed whole.
+  StepResult& speed(const SpeedCheck& check, std::optional<double> ratio, std::string label = "") {
     if (!ratio) return *this;
-    return add({Kind::kSpeed, check.name, "", false, *ratio, {}, std::nullopt, check});
+    return add(
+        {Kind::kSpeed, check.name, std::move(label), false, *ratio, {}, std::nullopt, check});
   }
   /// A number for the JSON file's measurements; nothing when \p value is empty.
   StepResult& measurement(std::string key, std::optional<double> value) {
