@@ -66,7 +66,8 @@ std::map<std::string, Schedule> read_schedule_lines(const std::string& text) {
     if (tag == kRunTag) {
       SentRun sent;
       std::string origin;
-      if (!(fields >> origin >> sent.host_read_ns >> sent.announced) || !(fields >> std::ws).eof()) {
+      if (!(fields >> origin >> sent.host_read_ns >> sent.announced) ||
+          !(fields >> std::ws).eof()) {
         throw malformed;
       }
       if (origin != "-") {
@@ -103,9 +104,9 @@ std::map<std::string, Schedule> read_schedule_lines(const std::string& text) {
       throw std::runtime_error(format("a child sent {} of the {} blocks of the run '{}'",
                                       sent.blocks.size(), sent.announced, run));
     }
-    schedules.emplace(run, sent.origin_ns ? Schedule(std::move(sent.blocks), *sent.origin_ns,
-                                                     sent.host_read_ns)
-                                          : Schedule(std::move(sent.blocks)));
+    schedules.emplace(
+        run, sent.origin_ns ? Schedule(std::move(sent.blocks), *sent.origin_ns, sent.host_read_ns)
+                            : Schedule(std::move(sent.blocks)));
   }
   return schedules;
 }

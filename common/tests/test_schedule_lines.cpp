@@ -30,7 +30,8 @@ std::string joined(const std::vector<std::string>& lines) {
 }  // namespace
 
 TEST(ScheduleLines, ARunComesBackAsItWasSentAmongOtherOutput) {
-  const std::string output = "chains correct\n" + joined(hl::schedule_lines("depth-first", sent_run())) +
+  const std::string output = "chains correct\n" +
+                             joined(hl::schedule_lines("depth-first", sent_run())) +
                              "@result depth_first_ms=5 correct=1\n";
   const auto runs = hl::read_schedule_lines(output);
   ASSERT_EQ(runs.size(), 1u);
@@ -58,8 +59,7 @@ TEST(ScheduleLines, BlocksTravelInNanosecondsOfTheDeviceClock) {
   ASSERT_EQ(lines.size(), 4u);
   EXPECT_EQ(lines[0], "@schedule victim 1800000000000000123 5000000000000 3");
   EXPECT_EQ(lines[1], "@block victim 0 0 0 5 1800000000000000123 1800000000000100123 step 0");
-  EXPECT_EQ(lines[3],
-            "@block victim 2 1 3 7 1800000000000102373 1800000000000202123 add segment");
+  EXPECT_EQ(lines[3], "@block victim 2 1 3 7 1800000000000102373 1800000000000202123 add segment");
 }
 
 TEST(ScheduleLines, TwoRunsOfTwoProcessesAreReadTogether) {
@@ -98,17 +98,17 @@ TEST(ScheduleLines, WhatCouldNotComeBackAsSentIsRefused) {
 
 TEST(ScheduleLines, MalformedOrIncompleteRunsAreErrors) {
   const std::string head = "@schedule r 1000 7 1\n";
-  for (const std::string& bad : {
-           head + "@block r 0 0 0 5 2000\n",                  // no end
-           head + "@block r 0 0 0 5 3000 2000 k\n",           // ends before it starts
-           head + "@block r 0 0 0 x 2000 3000 k\n",           // unit not a number
-           std::string("@schedule r 1000 7\n"),               // no block count
-           std::string("@schedule r 10x0 7 0\n"),             // origin not a number
-           std::string("@schedule r 1000 7 0 extra\n"),       // a field too many
-           head + head + "@block r 0 0 0 5 2000 3000 k\n",    // the run twice
-           std::string("@block r 0 0 0 5 2000 3000 k\n"),     // a block before its run
-           head,                                              // one block announced, none sent
-           head + "@block r 0 0 0 5 2000 3000 k\n@block r 1 0 0 5 2000 3000 k\n"}) {
+  for (const std::string& bad :
+       {head + "@block r 0 0 0 5 2000\n",                // no end
+        head + "@block r 0 0 0 5 3000 2000 k\n",         // ends before it starts
+        head + "@block r 0 0 0 x 2000 3000 k\n",         // unit not a number
+        std::string("@schedule r 1000 7\n"),             // no block count
+        std::string("@schedule r 10x0 7 0\n"),           // origin not a number
+        std::string("@schedule r 1000 7 0 extra\n"),     // a field too many
+        head + head + "@block r 0 0 0 5 2000 3000 k\n",  // the run twice
+        std::string("@block r 0 0 0 5 2000 3000 k\n"),   // a block before its run
+        head,                                            // one block announced, none sent
+        head + "@block r 0 0 0 5 2000 3000 k\n@block r 1 0 0 5 2000 3000 k\n"}) {
     EXPECT_THROW(hl::read_schedule_lines(bad), std::runtime_error) << bad;
   }
   EXPECT_NO_THROW(hl::read_schedule_lines(head + "@block r 0 0 0 5 2000 3000 k\n"));
