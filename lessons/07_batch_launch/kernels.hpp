@@ -28,6 +28,7 @@
 #include "hip_lessons/hip_check.hpp"
 #include "hip_lessons/stats.hpp"
 #include "hip_lessons/traced_run.hpp"
+#include "hip_lessons/validation.hpp"
 #include "segment.hpp"
 
 namespace batch {
@@ -173,14 +174,11 @@ inline Geometry geometry_for(const hl::Device& device, unsigned int block, hipSt
     return static_cast<unsigned int>(per_cu * device.compute_units());
   };
   Geometry g{block, resident(reinterpret_cast<const void*>(add_segments_persistent)), 0,
-             device.compute_units(), ""};
+             device.compute_units(),
+             "this device has no cooperative launch (hipDeviceAttributeCooperativeLaunch)"};
   int cooperative = 0;
   HIP_CHECK(hipDeviceGetAttribute(&cooperative, hipDeviceAttributeCooperativeLaunch, device.index));
-  if (cooperative == 0) {
-    g.no_cooperative =
-        "this device has no cooperative launch (hipDeviceAttributeCooperativeLaunch)";
-    return g;
-  }
+  if (cooperative == 0) return g;
   // HIP checks a cooperative grid against a unit count of its own, which need not be
   // multiProcessorCount: from HIP 6.2, on RDNA under GPU_ENABLE_WGP_MODE=0, it counts half the
   // units for a kernel built in WGP mode, while the occupancy answer still counts per WGP. So
@@ -191,6 +189,7 @@ inline Geometry geometry_for(const hl::Device& device, unsigned int block, hipSt
     HIP_CHECK(tried);
     HIP_CHECK(hipStreamSynchronize(stream));
     g.cooperative_grid = grid;
+    g.no_cooperative.clear();
     return g;
   }
   (void)hipGetLastError();  // the refusal is this thread's last error: read and cleared
