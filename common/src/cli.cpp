@@ -21,6 +21,19 @@ namespace {
 
 const std::string kSizeForms = " (forms: 4096, 64K, 16M, 1G, 2^28)";
 
+// CLI11 prints each option's name in a column this wide and its help beside it.
+constexpr std::size_t kHelpColumn = 30;
+
+// \p text broken at spaces into lines of at most \p width columns, joined by '\n' (CLI11
+// indents the lines after a '\n' to the help column), so --help fits kTextWidth columns.
+std::string help_lines(const std::string& text, std::size_t width = kTextWidth - kHelpColumn) {
+  std::string joined;
+  for (const std::string& line : wrap_text(text, width)) {
+    joined += (joined.empty() ? "" : "\n") + line;
+  }
+  return joined;
+}
+
 std::string describe_range(std::int64_t min, std::int64_t max) {
   // Powers of two as 2^N: the limits are sizes, and 2^36 reads better than digits.
   auto pretty = [](std::int64_t v) {
@@ -117,14 +130,16 @@ struct LessonCli::Impl {
   std::deque<SpeedCheck> speed_checks;  // a deque: references handed out stay valid
 
   Impl(std::string name, std::string description)
-      : app(std::move(description), name), program(std::move(name)) {}
+      : app(help_lines(description, kTextWidth), name), program(std::move(name)) {
+    app.get_formatter()->column_width(kHelpColumn);
+  }
 
   // An option taken as text and, when given, converted by \p convert after parsing: every
   // lesson gets the same messages, and a bad value exits 2 before any GPU work.
   void add(const std::string& flag, const std::string& help, const char* type,
            const std::string& shown_default, std::function<void(const std::string&)> convert) {
     auto text = std::make_shared<std::string>();
-    CLI::Option* option = app.add_option(flag, *text, help)->type_name(type);
+    CLI::Option* option = app.add_option(flag, *text, help_lines(help))->type_name(type);
     option->default_str(shown_default);
     conversions.push_back([option, text, convert = std::move(convert)] {
       if (option->count() > 0) convert(*text);
@@ -158,10 +173,11 @@ LessonCli::LessonCli(std::string program, std::string description, std::int64_t 
     check_output_path("--json", p);
     o.json_path = p;
   });
-  s.app.add_flag("--check", s.check,
-                 "Correctness run: small sizes, every result validated (ctest label gpu)");
+  s.app.add_flag(
+      "--check", s.check,
+      help_lines("Correctness run: small sizes, every result validated (ctest label gpu)"));
   s.app.add_flag("--speed-check", s.speed_check,
-                 "Timing-ratio checks against thresholds (ctest label speed)");
+                 help_lines("Timing-ratio checks against thresholds (ctest label speed)"));
   s.app.allow_extras();
 }
 
@@ -194,7 +210,7 @@ void LessonCli::add_text(const std::string& flag, std::string& value, const std:
 }
 
 void LessonCli::add_flag(const std::string& flag, bool& value, const std::string& help) {
-  impl_->app.add_flag(flag, value, help);
+  impl_->app.add_flag(flag, value, help_lines(help));
 }
 
 void LessonCli::add_trace_output() {

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -209,4 +210,30 @@ TEST(LessonCliTest, HelpShowsTypesAndDefaultsAsWritten) {
   EXPECT_NE(help.find("--size N=1024"), std::string::npos) << help;
   EXPECT_NE(help.find("--json FILE"), std::string::npos) << help;
   EXPECT_EQ(help.find("0.750000"), std::string::npos) << help;
+}
+
+TEST(LessonCliTest, HelpFitsOneHundredColumns) {
+  // A long description, a long list of choices and a long speed-check name: each line of
+  // --help stays within 100 columns, and every word is still there.
+  LessonCli cli("lesson",
+                "Lesson 99: a description long enough to need a second line in a terminal of one "
+                "hundred columns, and then some more words",
+                1 << 20, std::int64_t{1} << 36);
+  std::string choice = "auto";
+  cli.add_choice("--variable", choice, "What a --measure run is about (other platform: 77)",
+                 {"auto", "GPU_MAX_HW_QUEUES", "CUDA_DEVICE_MAX_CONNECTIONS",
+                  "HSA_ENABLE_INTERRUPT", "HSA_ENABLE_SDMA", "ROC_AQL_QUEUE_SIZE"});
+  cli.add_trace_output();
+  cli.add_speed_check(
+      hip_lessons::at_most("CUDA_DEVICE_MAX_CONNECTIONS default: breadth-first / ideal chain time",
+                           "--max-breadth-vs-ideal", 2.5));
+  testing::internal::CaptureStdout();
+  EXPECT_EQ(parse(cli, {"--help"}), 0);
+  const std::string help = testing::internal::GetCapturedStdout();
+  std::istringstream lines(help);
+  for (std::string line; std::getline(lines, line);) EXPECT_LE(line.size(), 100u) << line;
+  for (const char* word : {"ROC_AQL_QUEUE_SIZE", "chrome://tracing)", "ideal chain time",
+                           "--max-breadth-vs-ideal X=2.5", "some more words"}) {
+    EXPECT_NE(help.find(word), std::string::npos) << word << " missing from:\n" << help;
+  }
 }

@@ -67,33 +67,53 @@ class Row:
     line: int
 
 
+# The largest build number: a bound without one covers every build of its major.minor.
+EVERY_BUILD = 10 ** 9
+
+
 @dataclasses.dataclass
 class Range:
-    lowest: tuple = None
-    highest: tuple = None
+    lowest: tuple = None  # (major, minor, build): the first build it covers
+    highest: tuple = None  # (major, minor, build): the last build it covers
     development_only: bool = False
 
     def contains(self, version):
+        """Whether the range covers \\p version: "current", (major, minor, build), or
+        (major, minor), which stands for every build of that release and so is covered when any
+        of them is."""
         # A range open at the top reaches the newest sources read, so it covers "current".
         if version == "current":
             return self.development_only or self.highest is None
         if self.development_only:
             return False
-        return not (self.lowest and version < self.lowest) and not (
-            self.highest and self.highest < version)
+        first, last = (version, version) if len(version) == 3 else (
+            (*version, 0), (*version, EVERY_BUILD))
+        return not (self.lowest and last < self.lowest) and not (
+            self.highest and self.highest < first)
+
+
+VERSION = r"(\d+)\.(\d+)(?:\.(\d+))?"
 
 
 def parse_range(text):
-    """The releases of "A-B", "A-", "-B", "A", "all" or "current" (A, B major.minor)."""
+    """The releases of "A-B", "A-", "-B", "A", "all" or "current", where A and B are major.minor
+    or major.minor.build (a build bound splits a release whose patch releases differ)."""
     if text == "all":
         return Range()
     if text == "current":
         return Range(development_only=True)
-    m = re.fullmatch(r"(?:(\d+)\.(\d+))?(-)?(?:(\d+)\.(\d+))?", text)
-    if not m or (m[1] is None and m[4] is None) or (m[1] and m[4] and not m[3]):
-        raise ValueError(f"'{text}' is not a version range (A-B, A-, -B, A, all, current)")
-    lowest = (int(m[1]), int(m[2])) if m[1] else None
-    highest = (int(m[4]), int(m[5])) if m[4] else (lowest if not m[3] else None)
+    m = re.fullmatch(rf"(?:{VERSION})?(-)?(?:{VERSION})?", text)
+    if not m or (m[1] is None and m[5] is None) or (m[1] and m[5] and not m[4]):
+        raise ValueError(f"'{text}' is not a version range (A-B, A-, -B, A, all, current; "
+                         "A and B major.minor or major.minor.build)")
+
+    def bound(major, minor, build, default_build):
+        return (int(major), int(minor), int(build) if build else default_build)
+
+    lowest = bound(m[1], m[2], m[3], 0) if m[1] else None
+    highest = bound(m[5], m[6], m[7], EVERY_BUILD) if m[5] else None
+    if m[1] and not m[4]:  # "A": that release (or build) only
+        highest = bound(m[1], m[2], m[3], EVERY_BUILD if m[3] is None else int(m[3]))
     if lowest and highest and highest < lowest:
         raise ValueError(f"'{text}' is a reversed version range")
     return Range(lowest, highest)
@@ -178,13 +198,18 @@ that depends on the release.
 
 How to read it:
 
-- **releases** are major.minor of the runtime: HIP on AMD, which carries the ROCm release's
-  number, and the CUDA runtime on NVIDIA. `A-B` is A to B, `A-` A and later, `-B` up to B.
-  `current sources` are development sources that no release is known to ship yet; lesson 01
-  never picks those rows. An open range (`5.5-`) ends at the newest source read: the value
-  was the same there and in the last release read, but not every release between was read.
-  Patch releases are not told apart: HIP reports a build number as its third part (HIP 5.2.3
-  reports 5.2.21153), so 7.2.0 and 7.2.1 look the same to a program.
+- **releases** are the runtime's own version, as `hipRuntimeGetVersion` reports it: HIP's
+  major.minor on AMD and the CUDA runtime's on NVIDIA. HIP carries the ROCm release's number
+  in ROCm 4.2, 4.3 and from 5.0 on, but ROCm 4.5.x ships HIP 4.4, so the AMD rows of ROCm 4.5
+  are keyed 4.4. `A-B` is A to B, `A-` A and later, `-B` up to B. `current sources` are
+  development sources that no release is known to ship yet; lesson 01 never picks those rows.
+  An open range (`5.5-`) ends at the newest source read: the value was the same there and in
+  the last release read, but not every release between was read.
+- HIP reports a build number as its third part (ROCm 5.2.3's HIP is 5.2.21153). Where a patch
+  release changed a value, a bound names the build: ROCm 4.5.0 ships HIP 4.4.21401, ROCm 4.5.1
+  and 4.5.2 ship 4.4.21432, so `4.2-4.4.21401` ends with ROCm 4.5.0 and `4.4.21432-4.4`
+  starts with 4.5.1. Other patch releases cannot be told apart this way (ROCm 5.7.0 and
+  5.7.1 both report HIP 5.7.31921, 6.2.1 and 6.2.2 both 6.2.41134).
 - **default** is what applies when the setting is left alone. `absent`: the setting does not
   exist in those releases (setting it does nothing). `not established`: the sources read do
   not settle it; the row says what is known.
@@ -212,7 +237,11 @@ README and every page here, one test per file, and fail on a statement the table
 
 ## Sources
 
-Each row names what it was read from. The git repositories were read at release tags with
+Each row names what it was read from. HIP's version per ROCm release: ROCm/HIP `bin/hipvars.pm`
+(rocm-4.2.0 to rocm-5.4.4) and `VERSION` (rocm-5.5.0 to rocm-6.2.2); the build numbers of ROCm
+4.5: ROCm/hipamd `CMakeLists.txt` at rocm-4.5.0 (the build is the hipamd commit's date,
+`%y%W%w`: bedc5f61 in rocm-4.5.0 gives 21401, f9dccde4 in rocm-4.5.2 gives 21432) and the
+package names `hip-runtime-amd_4.4.21432` in repo.radeon.com's ROCm 4.5.1 and 4.5.2 folders. The git repositories were read at release tags with
 `git show TAG:path`: ROCm/ROCclr and ROCm/hipamd (ROCm 4.2 to 5.6), ROCm/HIP (4.3), ROCm/clr
 (5.6 to 6.2.2, the `release/rocm-rel-6.3.0.1` branch), ROCm/ROCR-Runtime (4.2 to 6.2.4). Newer
 AMD sources are single files of ROCm/rocm-systems at the commits named (`projects/clr`,
@@ -229,17 +258,23 @@ headers of CUDA 13.0 installed here.
 SETTING_CHARS = r"[A-Za-z0-9_]"
 
 
+# The AMD rows are keyed by HIP's version; a ROCm release names the HIP it ships. Only ROCm 4.5
+# differs (ROCm/HIP bin/hipvars.pm @ rocm-4.5.0, rocm-4.5.2: HIP 4.4).
+HIP_OF_ROCM = {(4, 5): (4, 4)}
+
+
 def versions_named(sentence):
     """The releases a sentence names: (platform, version) pairs; version is (major, minor) or
-    "current"."""
+    "current". A ROCm release stands for the HIP version it ships."""
     named = set()
     for m in re.finditer(r"\b(ROCm|HIP|CUDA|rocm-)\s*(?:<=|>=|<|>|≤|≥)?\s*(\d+)\.(\d+)"
                          r"(?:\.\d+)*(?:\s*(?:-|–|to|and|or|,)\s*(\d+)\.(\d+))?", sentence):
         platform = "NVIDIA" if m[1] == "CUDA" else "AMD"
-        first = (int(m[2]), int(m[3]))
+        as_hip = (lambda v: HIP_OF_ROCM.get(v, v)) if m[1] in ("ROCm", "rocm-") else (lambda v: v)
+        first = as_hip((int(m[2]), int(m[3])))
         named.add((platform, first))
         if m[4]:
-            last = (int(m[4]), int(m[5]))
+            last = as_hip((int(m[4]), int(m[5])))
             named.add((platform, last))
             # Every minor between, so that "ROCm 5.0-5.3" names 5.1 and 5.2 as well.
             if last[0] == first[0]:

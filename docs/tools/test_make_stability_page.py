@@ -75,5 +75,62 @@ class StabilityPage(unittest.TestCase):
         self.assertIn(row, text)
 
 
+class ThresholdsNow(unittest.TestCase):
+    """One source for a threshold: the lesson's CMakeLists.txt; runs under a moved one are
+    judged against the threshold in force now."""
+
+    CMAKE = ("hip_lessons_threshold(05_MAX_BREADTH_VS_IDEAL --max-breadth-vs-ideal 2.5 6.0\n"
+             "  \"what\")\nhip_lessons_threshold(05_MAX_BLOCKING_CPU --max-blocking-cpu 0.25 0.25\n")
+    RAN = {("05", "breadth / ideal", "<=", 2.25): [1.24, 1.3, 1.74],
+           ("05", "blocking-sync CPU / wall", "<=", 0.25): [0.01, 0.02, 0.02]}
+
+    def test_cmake_thresholds_are_read_per_platform(self):
+        with tempfile.TemporaryDirectory() as root:
+            lesson = pathlib.Path(root) / "lessons" / "05_queue_env"
+            lesson.mkdir(parents=True)
+            (lesson / "CMakeLists.txt").write_text(self.CMAKE)
+            self.assertEqual(tool.cmake_thresholds(root), {"05": [2.5, 0.25]})
+            self.assertEqual(tool.cmake_thresholds(root, "amd"), {"05": [6.0, 0.25]})
+
+    def test_a_moved_threshold_is_judged_as_it_is_now(self):
+        now = tool.thresholds_now(self.RAN, {"05": [2.5, 0.25]})
+        self.assertEqual(now[("05", "breadth / ideal", "<=", 2.25)], 2.5)
+        self.assertEqual(now[("05", "blocking-sync CPU / wall", "<=", 0.25)], 0.25)
+        text, short = tool.table(self.RAN, 3, now)
+        self.assertEqual(short, 0)
+        self.assertIn("| 05 | breadth / ideal | <= 2.50 (ran under 2.25) | 1.24 | 1.74 | 30% | yes |",
+                      text)
+        # Judged as it ran, the same row is short of the 25% headroom.
+        text, short = tool.table(self.RAN, 3)
+        self.assertEqual(short, 1)
+        self.assertIn("| <= 2.25 | 1.24 | 1.74 | 23% | **no** |", text)
+
+    def test_a_moved_threshold_that_cannot_be_told_says_rerun(self):
+        now = tool.thresholds_now(self.RAN, {"05": [2.5, 3.0, 0.25]})  # two candidates
+        self.assertIsNone(now[("05", "breadth / ideal", "<=", 2.25)])
+        text, short = tool.table(self.RAN, 3, now)
+        self.assertEqual(short, 0)
+        self.assertIn("| <= 2.25 | 1.24 | 1.74 | 23% | rerun |", text)
+
+    def test_the_pages_table_reads_back_and_is_rejudged(self):
+        text, _ = tool.table(self.RAN, 3)
+        block = "3 runs of `ctest -L speed -V` on a GPU; 0 failed speed check(s).\n\n" + text
+        checks, runs = tool.read_table(block)
+        self.assertEqual(runs, 3)
+        self.assertEqual({k: (min(v), max(v), len(v)) for k, v in checks.items()},
+                         {k: (min(v), max(v), len(v)) for k, v in self.RAN.items()})
+        with tempfile.TemporaryDirectory() as root:
+            lesson = pathlib.Path(root) / "lessons" / "05_queue_env"
+            lesson.mkdir(parents=True)
+            (lesson / "CMakeLists.txt").write_text(self.CMAKE)
+            page = pathlib.Path(root) / "page.md"
+            page.write_text(f"intro\n{tool.BEGIN}\n{block}{tool.END}\nafter\n")
+            self.assertEqual(tool.rejudge(page, check=True, root=root), 1)
+            self.assertEqual(tool.rejudge(page, check=False, root=root), 0)
+            self.assertIn("<= 2.50 (ran under 2.25)", page.read_text())
+            self.assertTrue(page.read_text().endswith(f"{tool.END}\nafter\n"))
+            self.assertEqual(tool.rejudge(page, check=True, root=root), 0)
+
+
 if __name__ == "__main__":
     unittest.main()

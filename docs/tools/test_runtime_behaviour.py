@@ -40,9 +40,42 @@ class Table(unittest.TestCase):
         self.assertTrue(tool.parse_range("current").contains("current"))
         self.assertFalse(tool.parse_range("current").contains((99, 0)))
         self.assertFalse(tool.parse_range("7.11-").contains((7, 2)))
-        for bad in ("5", "6.0-5.4", "latest", "5.55.5"):
+        self.assertTrue(tool.parse_range("4.4.1-").contains((10, 2)))
+        for bad in ("5", "6.0-5.4", "latest", "5.5.5.5", "4.4.21432-4.4.21401"):
             with self.assertRaises(ValueError):
                 tool.parse_range(bad)
+
+    def test_a_build_bound_splits_a_release(self):
+        # ROCm 4.5.0 ships HIP 4.4.21401, ROCm 4.5.1 and 4.5.2 ship HIP 4.4.21432.
+        before, after = tool.parse_range("4.2-4.4.21401"), tool.parse_range("4.4.21432-4.4")
+        self.assertTrue(before.contains((4, 4, 21401)))
+        self.assertFalse(before.contains((4, 4, 21432)))
+        self.assertTrue(after.contains((4, 4, 21432)))
+        self.assertFalse(after.contains((4, 4, 21401)))
+        self.assertFalse(after.contains((5, 0, 13601)))
+        # Without its build, HIP 4.4 may be either: both rows may apply.
+        self.assertTrue(before.contains((4, 4)) and after.contains((4, 4)))
+        self.assertTrue(tool.parse_range("4.4").contains((4, 4, 21432)))
+        self.assertFalse(tool.parse_range("4.4.21401").contains((4, 4, 21432)))
+
+    def test_rows_are_keyed_by_the_hip_version(self):
+        # ROCm 4.5.x ships HIP 4.4: its rows are keyed 4.4, none 4.5, and no row of a setting
+        # overlaps another of the same setting, build numbers included.
+        rows = tool.read_table(TABLE)
+        self.assertFalse([r for r in rows if r.platform == "AMD" and "4.5" in r.versions])
+        queue_size = [r for r in rows if r.setting == "ROC_AQL_QUEUE_SIZE"]
+        in_force = {build: [r.default for r in queue_size
+                            if tool.parse_range(r.versions).contains((4, 4, build))]
+                    for build in (21401, 21432)}
+        self.assertEqual(in_force, {21401: ["absent"], 21432: ["4096"]})
+        for platform, setting in {(r.platform, r.setting) for r in rows}:
+            ranges = [tool.parse_range(r.versions) for r in rows if r.platform == platform
+                      and r.setting == setting and r.versions != "current"]
+            for i, a in enumerate(ranges):
+                for b in ranges[i + 1:]:
+                    apart = (a.highest and b.lowest and a.highest < b.lowest) or (
+                        b.highest and a.lowest and b.highest < a.lowest)
+                    self.assertTrue(apart, f"{setting}: {a} overlaps {b}")
 
 
 class Page(unittest.TestCase):
@@ -91,6 +124,15 @@ class StatedDefaults(unittest.TestCase):
                      "`GPU_MAX_HW_QUEUES` 8 (default) queues.",
                      "Expected with the default `GPU_MAX_HW_QUEUES=8`."):
             self.assertEqual(len(self.problems(text + "\n")), 1, text)
+
+    def test_a_rocm_release_names_the_hip_it_ships(self):
+        # ROCm 4.5 ships HIP 4.4: the 4.4 row (50) is the one a sentence about ROCm 4.5 means.
+        self.assertEqual(self.problems("In ROCm 4.5 `ROC_ACTIVE_WAIT_TIMEOUT` has default 50.\n"),
+                         [])
+        self.assertEqual(self.problems("In HIP 4.4 `ROC_ACTIVE_WAIT_TIMEOUT` has default 50.\n"),
+                         [])
+        self.assertEqual(
+            len(self.problems("In ROCm 4.5 `ROC_ACTIVE_WAIT_TIMEOUT` has default 10.\n")), 1)
 
     def test_a_version_dependent_default_needs_its_release(self):
         self.assertEqual(len(self.problems("`ROC_ACTIVE_WAIT_TIMEOUT` (default 0) spins.\n")), 1)

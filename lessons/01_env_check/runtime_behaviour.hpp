@@ -2,10 +2,12 @@
 /// \brief The runtime-behaviour table (docs/runtime_behaviour.tsv): reading it, and choosing
 /// the rows that describe the runtime this process runs on.
 ///
-/// The table lists each scheduling knob with its effect and default by runtime release, and
-/// where that was read. Lesson 01 asks hipRuntimeGetVersion which release it runs on and
-/// prints that release's rows with the value in force. Host-only, so that unit tests check
-/// the rules and the table itself without a GPU.
+/// The table lists each scheduling knob with its effect and default by runtime version, and
+/// where that was read. Its AMD rows are keyed by HIP's own version, which is what
+/// hipRuntimeGetVersion reports (ROCm 4.5.x ships HIP 4.4), and a row may split a release by
+/// HIP's build number where a patch release changed a value. Lesson 01 asks which version it
+/// runs on and prints that version's rows with the value in force. Host-only, so that unit tests
+/// check the rules and the table itself without a GPU.
 #pragma once
 
 #include <cstdlib>
@@ -15,6 +17,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -36,34 +39,67 @@ struct BehaviourRow {
   std::string source;         ///< repository, path and tag or commit read
 };
 
-/// The releases a row describes. Rows of development sources ("current") match no release.
-struct VersionRange {
-  std::optional<hl::RuntimeVersion> lowest;   ///< absent: no lower end
-  std::optional<hl::RuntimeVersion> highest;  ///< absent: no upper end
-  bool development_only = false;
-
-  bool contains(hl::RuntimeVersion version) const {
-    return !development_only && !(lowest && version < *lowest) && !(highest && *highest < version);
-  }
+/// One end of a row's range: major.minor, and HIP's build number where the row splits a release
+/// by it (ROCm 4.5.0 ships HIP 4.4.21401, ROCm 4.5.1 and 4.5.2 ship 4.4.21432).
+struct VersionBound {
+  int major = 0;
+  int minor = 0;
+  std::optional<int> build;  ///< absent: every build of major.minor
 };
 
-/// Parses "A-B", "A-", "-B", "A", "all" or "current", where A and B are major.minor.
-/// Throws std::invalid_argument naming the text otherwise.
+/// The releases a row describes. Rows of development sources ("current") match no release.
+struct VersionRange {
+  std::optional<VersionBound> lowest;   ///< absent: no lower end
+  std::optional<VersionBound> highest;  ///< absent: no upper end
+  bool development_only = false;
+
+  /// Whether the range covers \p version with HIP build \p build. Without the build, whether
+  /// it covers any build of \p version: both rows of a release split by builds then apply.
+  bool contains(hl::RuntimeVersion version, std::optional<int> build = std::nullopt) const {
+    if (development_only) return false;
+    const auto first = std::make_tuple(version.major, version.minor, build.value_or(0));
+    const auto last = std::make_tuple(version.major, version.minor, build.value_or(kEveryBuild));
+    return !(lowest && last < from(*lowest)) && !(highest && to(*highest) < first);
+  }
+  /// Whether one end of the range falls inside \p version, between two of its builds.
+  bool splits(hl::RuntimeVersion version) const {
+    const auto inside = [&](const std::optional<VersionBound>& b) {
+      return b && b->build && b->major == version.major && b->minor == version.minor;
+    };
+    return inside(lowest) || inside(highest);
+  }
+  /// The first and the last (major, minor, build) the range's ends stand for.
+  static std::tuple<int, int, int> from(const VersionBound& b) {
+    return {b.major, b.minor, b.build.value_or(0)};
+  }
+  static std::tuple<int, int, int> to(const VersionBound& b) {
+    return {b.major, b.minor, b.build.value_or(kEveryBuild)};
+  }
+  static constexpr int kEveryBuild = 1000000000;  ///< above any build number HIP reports
+};
+
+/// Parses "A-B", "A-", "-B", "A", "all" or "current", where A and B are major.minor or
+/// major.minor.build. Throws std::invalid_argument naming the text otherwise.
 inline VersionRange parse_version_range(const std::string& text) {
   VersionRange range;
   if (text == "all") return range;
   if (text == "current") return {std::nullopt, std::nullopt, true};
-  static const std::regex form(R"((?:(\d+)\.(\d+))?(-)?(?:(\d+)\.(\d+))?)");
+  static const std::regex form(R"((?:(\d+)\.(\d+)(?:\.(\d+))?)?(-)?(?:(\d+)\.(\d+)(?:\.(\d+))?)?)");
   std::smatch m;
-  if (!std::regex_match(text, m, form) || (!m[1].matched && !m[4].matched) ||
-      (m[1].matched && m[4].matched && !m[3].matched)) {
+  if (!std::regex_match(text, m, form) || (!m[1].matched && !m[5].matched) ||
+      (m[1].matched && m[5].matched && !m[4].matched)) {
     throw std::invalid_argument("'" + text + "' is not a version range (A-B, A-, -B, A, all, " +
-                                "current; A and B major.minor)");
+                                "current; A and B major.minor or major.minor.build)");
   }
-  if (m[1].matched) range.lowest = hl::RuntimeVersion{std::stoi(m[1]), std::stoi(m[2])};
-  if (m[4].matched) range.highest = hl::RuntimeVersion{std::stoi(m[4]), std::stoi(m[5])};
-  if (!m[3].matched) range.highest = range.lowest;  // "A": that release only
-  if (range.lowest && range.highest && *range.highest < *range.lowest) {
+  const auto bound = [&](int at) {
+    return VersionBound{std::stoi(m[at]), std::stoi(m[at + 1]),
+                        m[at + 2].matched ? std::optional(std::stoi(m[at + 2])) : std::nullopt};
+  };
+  if (m[1].matched) range.lowest = bound(1);
+  if (m[5].matched) range.highest = bound(5);
+  if (!m[4].matched) range.highest = range.lowest;  // "A": that release (or build) only
+  if (range.lowest && range.highest &&
+      VersionRange::to(*range.highest) < VersionRange::from(*range.lowest)) {
     throw std::invalid_argument("'" + text + "' is a reversed version range");
   }
   return range;
@@ -120,17 +156,21 @@ struct KnobInForce {
   std::string effect;  ///< the row's effect
 };
 
-/// The rows of \p platform whose range contains \p runtime, in table order, with the value in
-/// force: a setting that is an environment variable (upper case) shows its value when set in
-/// \p environment, else its default; an API shows what the release offers.
+/// The rows of \p platform whose range contains \p runtime (HIP build \p build, when known), in
+/// table order, with the value in force: a setting that is an environment variable (upper case)
+/// shows its value when set in \p environment, else its default; an API shows what the release
+/// offers. Without the build, a release that rows split by builds gets each such row, its value
+/// followed by the row's range ("4096 (default) for HIP 4.4.21432-4.4").
 inline std::vector<KnobInForce> knobs_in_force(
     const std::vector<BehaviourRow>& rows, hl::Platform platform, hl::RuntimeVersion runtime,
-    const std::function<const char*(const char*)>& environment = std::getenv) {
+    const std::function<const char*(const char*)>& environment = std::getenv,
+    std::optional<int> build = std::nullopt) {
   static const std::regex variable_name("[A-Z][A-Z0-9_]*");
   std::vector<KnobInForce> in_force;
   for (const BehaviourRow& row : rows) {
     if (row.platform != hl::platform_name(platform)) continue;
-    if (!parse_version_range(row.versions).contains(runtime)) continue;
+    const VersionRange range = parse_version_range(row.versions);
+    if (!range.contains(runtime, build)) continue;
     const bool variable = std::regex_match(row.setting, variable_name);
     const bool has_default =
         row.default_value != "absent" && row.default_value != "not established";
@@ -141,9 +181,21 @@ inline std::vector<KnobInForce> knobs_in_force(
       value = "'" + std::string(set) + "' (set" +
               (row.default_value == "absent" ? ", but this release does not read it)" : ")");
     }
+    if (!build && range.splits(runtime)) value += " for HIP " + row.versions;
     in_force.push_back({row.knob, row.setting, value, row.effect});
   }
   return in_force;
+}
+
+/// knobs_in_force() for what hipRuntimeGetVersion wrote, \p encoded: on AMD its build number
+/// (HIP_VERSION % 100000) picks one row where rows split a release by builds.
+inline std::vector<KnobInForce> knobs_in_force(
+    const std::vector<BehaviourRow>& rows, hl::Platform platform, int encoded,
+    const std::function<const char*(const char*)>& environment = std::getenv) {
+  const std::optional<int> build =
+      platform == hl::Platform::kAmd ? std::optional(encoded % 100000) : std::nullopt;
+  return knobs_in_force(rows, platform, hl::runtime_version_from(encoded, platform), environment,
+                        build);
 }
 
 }  // namespace lesson01

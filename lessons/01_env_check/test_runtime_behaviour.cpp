@@ -53,9 +53,29 @@ TEST(VersionRange, ParsesEveryFormAndRefusesTheRest) {
   EXPECT_FALSE(parse_version_range("7.11-").contains({7, 2}));
   EXPECT_TRUE(parse_version_range("all").contains({1, 0}));
   EXPECT_FALSE(parse_version_range("current").contains({99, 0}));
-  for (const char* bad : {"", "5", "5.x", "5.5 -", "6.0-5.4", "5.55.5", "-", "latest"}) {
+  for (const char* bad :
+       {"", "5", "5.x", "5.5 -", "6.0-5.4", "5.5.5.5", "-", "latest", "4.4.21432-4.4.21401"}) {
     EXPECT_THROW(parse_version_range(bad), std::invalid_argument) << "'" << bad << "'";
   }
+}
+
+TEST(VersionRange, ABuildBoundSplitsARelease) {
+  // ROCm 4.5.0 ships HIP 4.4.21401; ROCm 4.5.1 and 4.5.2 ship HIP 4.4.21432.
+  const auto before = parse_version_range("4.2-4.4.21401");
+  const auto after = parse_version_range("4.4.21432-4.4");
+  EXPECT_TRUE(before.contains({4, 4}, 21401));
+  EXPECT_FALSE(before.contains({4, 4}, 21432));
+  EXPECT_TRUE(after.contains({4, 4}, 21432));
+  EXPECT_FALSE(after.contains({4, 4}, 21401));
+  EXPECT_FALSE(after.contains({5, 0}, 13601));
+  EXPECT_TRUE(before.contains({4, 3}, 0));
+  // Without the build HIP 4.4 may be either, and both ranges split it; 5.0 is not split.
+  EXPECT_TRUE(before.contains({4, 4}) && after.contains({4, 4}));
+  EXPECT_TRUE(before.splits({4, 4}) && after.splits({4, 4}));
+  EXPECT_FALSE(parse_version_range("5.0-5.3").splits({5, 0}));
+  EXPECT_TRUE(parse_version_range("4.4.21401").contains({4, 4}, 21401));
+  EXPECT_FALSE(parse_version_range("4.4.21401").contains({4, 4}, 21402));
+  EXPECT_TRUE(parse_version_range("6.2").contains({6, 2}, 41134));
 }
 
 TEST(BehaviourTable, RefusesMalformedRows) {
@@ -86,8 +106,11 @@ TEST(BehaviourTable, NoTwoRowsOfOneSettingClaimTheSameRelease) {
     if (range.development_only) continue;
     auto& seen = ranges[{row.platform, row.setting}];
     for (const auto& other : seen) {
-      const bool apart = (range.highest && other.lowest && *range.highest < *other.lowest) ||
-                         (other.highest && range.lowest && *other.highest < *range.lowest);
+      using Range = lesson01::VersionRange;
+      const bool apart =
+          (range.highest && other.lowest &&
+           Range::to(*range.highest) < Range::from(*other.lowest)) ||
+          (other.highest && range.lowest && Range::to(*other.highest) < Range::from(*range.lowest));
       EXPECT_TRUE(apart) << row.platform << " " << row.setting << " " << row.versions
                          << " overlaps another row";
     }
@@ -109,6 +132,30 @@ TEST(KnobsInForce, Hip52IsDebianRocm52) {
   for (const KnobInForce& k : knobs) EXPECT_NE(k.setting, "CUDA_DEVICE_MAX_CONNECTIONS");
 }
 
+TEST(KnobsInForce, Rocm45IsHip44AndItsBuildPicksTheQueueSize) {
+  // ROCm 4.5.x reports HIP 4.4 (ROCm/HIP bin/hipvars.pm at rocm-4.5.0): its rows are 4.4's.
+  const auto rocm450 = knobs_in_force(table(), hl::Platform::kAmd, 40421401, no_variables);
+  EXPECT_EQ(setting_in(rocm450, "AMD_DIRECT_DISPATCH").value, "on (default)");
+  EXPECT_EQ(setting_in(rocm450, "ROC_ACTIVE_WAIT_TIMEOUT").value, "50 (default)");
+  EXPECT_EQ(setting_in(rocm450, "hipSetDeviceFlags").value, "spin");
+  EXPECT_EQ(setting_in(rocm450, "ROC_AQL_QUEUE_SIZE").value, "absent");
+  const auto rocm452 = knobs_in_force(table(), hl::Platform::kAmd, 40421432, no_variables);
+  EXPECT_EQ(setting_in(rocm452, "ROC_AQL_QUEUE_SIZE").value, "4096 (default)");
+  // Without the build, both queue-size rows, each with the builds it is for.
+  std::vector<std::string> sizes;
+  for (const KnobInForce& k : knobs_in_force(table(), hl::Platform::kAmd, {4, 4}, no_variables)) {
+    if (k.setting == "ROC_AQL_QUEUE_SIZE") sizes.push_back(k.value);
+  }
+  EXPECT_EQ(sizes, (std::vector<std::string>{"absent for HIP 4.2-4.4.21401",
+                                             "4096 (default) for HIP 4.4.21432-4.4"}));
+  // No AMD row is keyed by a ROCm 4.5 that hipRuntimeGetVersion never reports.
+  for (const BehaviourRow& row : table()) {
+    if (row.platform == "AMD") {
+      EXPECT_EQ(row.versions.find("4.5"), std::string::npos) << row.knob;
+    }
+  }
+}
+
 TEST(KnobsInForce, LaterHipReleases) {
   const auto hip62 = knobs_in_force(table(), hl::Platform::kAmd, {6, 2}, no_variables);
   EXPECT_EQ(setting_in(hip62, "DEBUG_CLR_GRAPH_PACKET_CAPTURE").value, "on (default)");
@@ -117,6 +164,9 @@ TEST(KnobsInForce, LaterHipReleases) {
   EXPECT_EQ(setting_in(hip62, "ROC_ACTIVE_WAIT_TIMEOUT").value, "0 (default)");
   const auto hip711 = knobs_in_force(table(), hl::Platform::kAmd, {7, 11}, no_variables);
   EXPECT_EQ(setting_in(hip711, "DEBUG_HIP_GRAPH_SEGMENT_SCHEDULING").value, "1 (default)");
+  // The variable's new meaning (default 0) is in development sources, its first release unknown.
+  const auto hip102 = knobs_in_force(table(), hl::Platform::kAmd, {10, 2}, no_variables);
+  EXPECT_EQ(setting_in(hip102, "DEBUG_HIP_GRAPH_SEGMENT_SCHEDULING").value, "not established");
   EXPECT_EQ(setting_in(hip711, "GPU_FORCE_BLIT_COPY_SIZE").value, "not established");
   const auto hip714 = knobs_in_force(table(), hl::Platform::kAmd, {7, 14}, no_variables);
   EXPECT_EQ(setting_in(hip714, "hipGreenCtxCreate").value, "available");

@@ -7,10 +7,8 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
-#include <iterator>
 #include <map>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -93,6 +91,17 @@ inline void refuse_or_skip(const Settings& s, hl::Mode mode,
   }
 }
 
+/// Refuses (UsageError, exit 2) a --size of \p floats that the copy child could not hold in
+/// the \p device_bytes of the GPU (it keeps a 10% margin).
+inline void refuse_copy_size(std::int64_t floats, std::size_t device_bytes) {
+  const double bytes = static_cast<double>(floats) * sizeof(float);
+  if (bytes > 0.9 * static_cast<double>(device_bytes)) {
+    throw hl::UsageError(
+        hl::format("--size {} needs {:bytes} for the copy child; the device has {:bytes}", floats,
+                   bytes, static_cast<double>(device_bytes)));
+  }
+}
+
 /// A child's one machine-readable line: "@result", every measurement of \p step as key=value,
 /// and correct=1 when all of its checks passed (else correct=0).
 inline std::string result_line(const hl::StepResult& step) {
@@ -153,12 +162,12 @@ struct Children {
 
   /// Children share the run's options; checking their own results, --check's need 3 repeats.
   static Children of(const Settings& s, const hl::CommonOptions& o) {
-    std::istringstream words(hl::format(
-        "--device {} --seed {} --repeat {} --size {} --streams {} --chain {} --kernel-us {} "
-        "--wait-us {}",
-        o.device, o.seed, o.timed() ? o.repeat : 3, o.size, s.streams, s.chain, s.kernel_us,
-        s.wait_us));
-    return {{std::istream_iterator<std::string>(words), {}}, o.mode};
+    const int repeat = o.timed() ? o.repeat : 3;
+    return {{"--device", std::to_string(o.device), "--seed", std::to_string(o.seed), "--repeat",
+             std::to_string(repeat), "--size", std::to_string(o.size), "--streams",
+             std::to_string(s.streams), "--chain", std::to_string(s.chain), "--kernel-us",
+             std::to_string(s.kernel_us), "--wait-us", std::to_string(s.wait_us)},
+            o.mode};
   }
 
   /// Runs \p children (tour-only ones in the tour only), each a check in \p step that it passed

@@ -12,24 +12,29 @@
 #include <cmath>
 #include <cstdio>
 #include <ctime>
+#include <map>
 
-#include "chain_traces.hpp"
 #include "child_runs.hpp"
 #include "hip_lessons/device.hpp"
 #include "hip_lessons/lesson.hpp"
+#include "hip_lessons/schedule_lines.hpp"
 #include "hip_lessons/timing.hpp"
 #include "kernels.hpp"
+#include "one_queue_traces.hpp"
 
 namespace hl = hip_lessons;
 using namespace queue_env;
 
 namespace {
 
-// Step 3's switch. AMD_SERIALIZE_KERNEL=3: wait for the stream before and after each launch.
+// Step 3's switch (AMD_SERIALIZE_KERNEL=3: wait for the stream before and after each launch);
+// step 1's most queues: AMD has no maximum (one per stream of the default 16), NVIDIA 32.
 #if defined(__HIP_PLATFORM_AMD__)
 constexpr const char *kSerializeSwitch = "AMD_SERIALIZE_KERNEL", *kSerializeValue = "3";
+constexpr const char* kMostQueues = "16";
 #else
 constexpr const char *kSerializeSwitch = "CUDA_LAUNCH_BLOCKING", *kSerializeValue = "1";
+constexpr const char* kMostQueues = "32";
 #endif
 
 // Child of steps 1-3: --streams non-blocking streams (they must not wait for the legacy
@@ -75,12 +80,14 @@ hl::StepResult time_chains(hl::Lesson& lesson, const Settings& s, double ticks_p
       .measurement("depth_first_ms", run("depth-first", IssueOrder::kDepthFirst, s.streams))
       .measurement("breadth_first_ms", run("breadth-first", IssueOrder::kBreadthFirst, s.streams))
       .measurement("ideal_ms", ideal_ms);
-  for (const IssueOrder order : {IssueOrder::kDepthFirst, IssueOrder::kBreadthFirst}) {
-    if (hl::hardware_queue_count() != 1) break;  // step 2: a one-queue child traces, line by line
-    const char* name = order == IssueOrder::kDepthFirst ? "depth-first" : "breadth-first";
-    hl::TracedRun traced(lesson.traces, name, streams.size() * steps);
-    run(name, order, streams.size(), &traced);
-    for (const std::string& line : trace_lines(name, traced.finish())) lesson.report.line(line);
+  if (hl::hardware_queue_count() == 1) {  // step 2: the one-queue child sends both orders traced
+    for (const IssueOrder order : {IssueOrder::kDepthFirst, IssueOrder::kBreadthFirst}) {
+      const char* name = order == IssueOrder::kDepthFirst ? "depth-first" : "breadth-first";
+      hl::TracedRun traced(lesson.traces, name, streams.size() * steps);
+      run(name, order, streams.size(), &traced);
+      for (const std::string& line : hl::schedule_lines(name, traced.finish()))
+        lesson.report.line(line);
+    }
   }
   HIP_CHECK(hipFree(words));
   for (const hipStream_t stream : streams) HIP_CHECK(hipStreamDestroy(stream));
@@ -211,10 +218,9 @@ void measure_in_this_process(hl::Lesson& lesson, const Settings& s) {
 hl::StepResult compare_queue_counts(const Children& children, const hl::Device& device,
                                     const hl::HardwareQueueVariable& q, const SpeedChecks& checks,
                                     hl::ChildRun& one_queue) {
-  const char* most = q.default_count == 4 ? "16" : "32";  // NVIDIA's maximum, AMD one per stream
   const std::vector<Child> all = {about("queues", {q.name, "1"}),
                                   about("queues", {q.name, {}}),
-                                  about("queues", {q.name, most}, true),
+                                  about("queues", {q.name, kMostQueues}, true),
                                   about("queues", {q.counterpart, "1"}, true, true),
                                   about("queues", {q.name, "abc"}, true, true),
                                   about("queues", {q.name, "0"}, true, true),
@@ -234,6 +240,31 @@ hl::StepResult compare_queue_counts(const Children& children, const hl::Device& 
       .measurement("breadth_over_ideal_default", breadth)
       .speed(checks.depth_first, depth)
       .speed(checks.breadth_vs_ideal, breadth);
+}
+
+// 2. The one-queue child of step 1 also ran each order once traced and sent both runs
+// (schedule_lines.hpp): drawn on one time axis, kept for --trace, and checked against the
+// README's rule (one_queue_traces.hpp).
+hl::StepResult one_queue_block_by_block(const hl::ChildRun& child, hl::TraceFile& traces,
+                                        const std::string& setting, const Settings& s) {
+  hl::StepResult step("2. One hardware queue, block by block: " + setting);
+  if (!child.succeeded()) return step.skip("block traces", "the one-queue child failed (step 1)");
+  const std::map<std::string, hl::Schedule> runs = hl::read_schedule_lines(child.outcome.output);
+  if (!runs.count("depth-first") || !runs.count("breadth-first")) {
+    return step.check("the one-queue child sent both block traces", false, child.tail());
+  }
+  const hl::Schedule &depth = runs.at("depth-first"), &breadth = runs.at("breadth-first");
+  traces.keep(setting + ", depth-first", depth);
+  traces.keep(setting + ", breadth-first", breadth);
+  for (hl::Figure& timeline : one_queue_timelines(setting, depth, breadth, s.streams))
+    step.figure(std::move(timeline));
+  for (const RuleVerdict& v :
+       one_queue_rule(depth, breadth, s.streams, s.chain, static_cast<double>(s.kernel_us))) {
+    if (!v.held) step.skip(v.rule, v.detail);
+    if (v.held && v.needs_overlap) step.schedule_check(v.rule, *v.held, v.detail);
+    if (v.held && !v.needs_overlap) step.check(v.rule, *v.held, v.detail);
+  }
+  return step;
 }
 
 // 3. The first thing to try when a scheduling bug is suspected: serialize, and see whether the
@@ -307,17 +338,11 @@ int main(int argc, char** argv) {
     hl::require_device_index(o.device);
     hl::Device device{o.device, {}};
     HIP_CHECK(hipGetDeviceProperties(&device.props, o.device));
-    const double bytes = static_cast<double>(o.size) * sizeof(float);
-    if (bytes > 0.9 * static_cast<double>(device.props.totalGlobalMem)) {
-      throw hl::UsageError(
-          hl::format("--size {} needs {:bytes} for the copy child; the device has {:bytes}", o.size,
-                     bytes, static_cast<double>(device.props.totalGlobalMem)));
-    }
+    refuse_copy_size(o.size, device.props.totalGlobalMem);
     const Children children = Children::of(s, o);
     hl::ChildRun one_queue;
-    lesson.report.step(compare_queue_counts(children, device, q, checks, one_queue));  // 1.
-    lesson.report.step(one_queue_block_by_block(one_queue, lesson.traces, queue + "=1", s.streams,
-                                                s.chain, static_cast<double>(s.kernel_us)));  // 2.
+    lesson.report.step(compare_queue_counts(children, device, q, checks, one_queue));         // 1.
+    lesson.report.step(one_queue_block_by_block(one_queue, lesson.traces, queue + "=1", s));  // 2.
     lesson.report.step(serialize_every_launch(children, s));                                  // 3.
     lesson.report.step(compare_waiting_policies(children, checks));                           // 4.
     lesson.report.step(try_amd_copy_path(children));                                          // 5.

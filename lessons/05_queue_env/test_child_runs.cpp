@@ -164,3 +164,17 @@ TEST(ChildRuns, CheckRunsSkipTheTourOnlyChildrenAndReportNoTimes) {
   EXPECT_TRUE(entry(step, "always")->passed);
   EXPECT_EQ(runs("always", "depth_first_ms"), std::nullopt);
 }
+
+TEST(ChildRuns, ASizeTheCopyChildCannotHoldIsRefused) {
+  const std::size_t gib = std::size_t{1} << 30;
+  EXPECT_NO_THROW(qe::refuse_copy_size(std::int64_t{1} << 26, gib));   // 256 MiB of 1 GiB
+  EXPECT_NO_THROW(qe::refuse_copy_size(241591910, gib));               // just under 90%
+  EXPECT_THROW(qe::refuse_copy_size(241591911, gib), hl::UsageError);  // just over
+  try {
+    qe::refuse_copy_size(std::int64_t{1} << 28, gib);  // 1 GiB of floats: more than 90%
+    ADD_FAILURE() << "a --size of the whole device was accepted";
+  } catch (const hl::UsageError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "--size 268435456 needs 1.00 GiB for the copy child; the device has 1.00 GiB");
+  }
+}

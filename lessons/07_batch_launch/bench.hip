@@ -27,7 +27,7 @@ void batch_case(benchmark::State& state, const char* method) {
   const hl::Device device = hl::open_device(0);
   const batch::Batch work(count, kSegmentElements, 1);
   hl::GpuStream stream;
-  const batch::Geometry geometry = batch::geometry_for(device, kBlock);
+  const batch::Geometry geometry = batch::geometry_for(device, kBlock, stream);
   const batch::Graph graph(stream,
                            [&] { batch::launch_individually(work.segments, kBlock, stream); });
   for (const batch::Method& m : batch::every_way(work, geometry, stream, graph, nullptr)) {

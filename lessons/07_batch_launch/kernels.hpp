@@ -27,8 +27,8 @@
 #include "hip_lessons/format.hpp"
 #include "hip_lessons/hip_check.hpp"
 #include "hip_lessons/stats.hpp"
-#include "hip_lessons/step_result.hpp"
 #include "hip_lessons/traced_run.hpp"
+#include "hip_lessons/validation.hpp"
 #include "segment.hpp"
 
 namespace batch {
@@ -148,24 +148,56 @@ inline void launch_individually(const std::vector<Segment>& segments, unsigned i
   }
 }
 
+/// The cooperative kernel on a \p grid of the caller's choice. The arguments go by address, one
+/// pointer per kernel parameter. Returns the launch's error instead of throwing it: a grid
+/// larger than Geometry::cooperative_grid is refused with hipErrorCooperativeLaunchTooLarge.
+inline hipError_t launch_cooperative(const Segment* table, unsigned int count, unsigned int grid,
+                                     unsigned int block, hipStream_t stream) {
+  void* arguments[] = {&table, &count};
+  return hipLaunchCooperativeKernel(reinterpret_cast<const void*>(add_segments_cooperative),
+                                    dim3(grid), dim3(block), arguments, 0, stream);
+}
+
 /// How every batch of a run is launched: the block, and the grids of the persistent and the
-/// cooperative kernel (0: no cooperative launch here), each the blocks the device keeps resident
-/// at once (lesson 04's occupancy x compute units), the most hipLaunchCooperativeKernel takes.
+/// cooperative kernel, each the blocks the device keeps resident at once (lesson 04's occupancy
+/// x compute units), the most hipLaunchCooperativeKernel takes. No cooperative grid (0) where
+/// the device has no cooperative launch or HIP refuses that grid: `no_cooperative` says why.
 struct Geometry {
   unsigned int block, persistent_grid, cooperative_grid;
   int compute_units;
+  std::string no_cooperative;
 };
-inline Geometry geometry_for(const hl::Device& device, unsigned int block) {
+inline Geometry geometry_for(const hl::Device& device, unsigned int block, hipStream_t stream) {
   const auto resident = [&](const void* kernel) {
     int per_cu = 0;
     HIP_CHECK(hipOccupancyMaxActiveBlocksPerMultiprocessor(&per_cu, kernel, block, 0));
     return static_cast<unsigned int>(per_cu * device.compute_units());
   };
+  Geometry g{block, resident(reinterpret_cast<const void*>(add_segments_persistent)), 0,
+             device.compute_units(),
+             "this device has no cooperative launch (hipDeviceAttributeCooperativeLaunch)"};
   int cooperative = 0;
   HIP_CHECK(hipDeviceGetAttribute(&cooperative, hipDeviceAttributeCooperativeLaunch, device.index));
-  return {block, resident(reinterpret_cast<const void*>(add_segments_persistent)),
-          cooperative == 0 ? 0 : resident(reinterpret_cast<const void*>(add_segments_cooperative)),
-          device.compute_units()};
+  if (cooperative == 0) return g;
+  // HIP checks a cooperative grid against a unit count of its own, which need not be
+  // multiProcessorCount: from HIP 6.2, on RDNA under GPU_ENABLE_WGP_MODE=0, it counts half the
+  // units for a kernel built in WGP mode, while the occupancy answer still counts per WGP. So
+  // the grid is tried first: with no segments the kernel does nothing, or HIP refuses it.
+  const unsigned int grid = resident(reinterpret_cast<const void*>(add_segments_cooperative));
+  const hipError_t tried = launch_cooperative(nullptr, 0, grid, block, stream);
+  if (tried != hipErrorCooperativeLaunchTooLarge) {
+    HIP_CHECK(tried);
+    HIP_CHECK(hipStreamSynchronize(stream));
+    g.cooperative_grid = grid;
+    g.no_cooperative.clear();
+    return g;
+  }
+  (void)hipGetLastError();  // the refusal is this thread's last error: read and cleared
+  g.no_cooperative = hl::format(
+      "HIP refuses the occupancy-sized cooperative grid, {} blocks (from HIP 6.2 on RDNA with "
+      "GPU_ENABLE_WGP_MODE=0 it counts half the units)",
+      grid);
+  return g;
 }
 
 /// Empties the queue (resets its head), then one persistent launch; a non-empty \p trace
@@ -178,16 +210,6 @@ inline void launch_persistent(const Segment* table, unsigned int count, unsigned
   hipLaunchKernelGGL(add_segments_persistent, dim3(grid), dim3(block), 0, stream, table, count,
                      counter, trace, owner, claims);
   HIP_CHECK_LAUNCH();
-}
-
-/// The cooperative kernel on a \p grid of the caller's choice. The arguments go by address, one
-/// pointer per kernel parameter. Returns the launch's error instead of throwing it: a grid
-/// larger than Geometry::cooperative_grid is refused with hipErrorCooperativeLaunchTooLarge.
-inline hipError_t launch_cooperative(const Segment* table, unsigned int count, unsigned int grid,
-                                     unsigned int block, hipStream_t stream) {
-  void* arguments[] = {&table, &count};
-  return hipLaunchCooperativeKernel(reinterpret_cast<const void*>(add_segments_cooperative),
-                                    dim3(grid), dim3(block), arguments, 0, stream);
 }
 
 /// A stream's work as an instantiated graph. Between hipStreamBeginCapture and
@@ -258,7 +280,7 @@ inline std::vector<Method> every_way(const Batch& b, const Geometry& g, hipStrea
          }
        }},
       {"cooperative kernel, grid.sync", 1, g.cooperative_grid > 0 ? cooperative : nullptr,
-       "this device has no cooperative launch (hipDeviceAttributeCooperativeLaunch)"}};
+       g.no_cooperative}};
 #if defined(__HIP_PLATFORM_AMD__)
   // hipLaunchKernelGGL plus optional start/stop events and flags (no launch count);
   // hipExtAnyOrderLaunch clears the barrier bit of the AQL packet.
@@ -286,32 +308,36 @@ inline void poison_output(const Batch& b, hipStream_t stream) {
   HIP_CHECK(hipMemsetAsync(b.c.data(), 0xFF, b.total() * sizeof(float), stream));
 }
 
-/// Every element of the first \p segments segments against \p expected (the stream is done); a
-/// failure names the first wrong segment: a skipped queue item or a misdirected graph node.
-inline void check_segments(hl::StepResult& step, const std::string& name, const Batch& b,
-                           const std::vector<float>& expected, unsigned int segments) {
+/// What a check of the batch found: whether it held, and what was seen.
+struct Finding {
+  bool held;
+  std::string detail;
+};
+
+/// Every element of the first \p segments segments of \p b's output (read back: the stream
+/// is done) against \p expected; a failure names the first wrong segment: a skipped queue item
+/// or a misdirected graph node.
+inline Finding segments_match(const Batch& b, const std::vector<float>& expected,
+                              unsigned int segments) {
   const std::size_t count = static_cast<std::size_t>(segments) * b.n;
   const std::vector<float> c = b.c.download();
   const std::optional<hl::Mismatch> wrong = hl::first_mismatch(expected.data(), c.data(), count);
-  step.check(name, !wrong,
-             wrong ? hl::format("segment {}: {}", wrong->index / b.n, hl::describe(*wrong, count))
-                   : hl::format("{} segments, {} elements match", segments, count));
+  if (wrong)
+    return {false, hl::format("segment {}: {}", wrong->index / b.n, hl::describe(*wrong, count))};
+  return {true, hl::format("{} segments, {} elements match", segments, count)};
 }
 
 /// The rule of the persistent kernel's queue: each segment taken by exactly one block of the
 /// \p grid. \p owner (0xFFFFFFFF: none) and \p claims are what the kernel noted per segment.
-inline void check_queue(hl::StepResult& step, const std::vector<unsigned int>& owner,
-                        const std::vector<unsigned int>& claims, unsigned int grid) {
+inline Finding each_segment_taken_once(const std::vector<unsigned int>& owner,
+                                       const std::vector<unsigned int>& claims, unsigned int grid) {
   std::size_t k = 0;  // the first segment taken 0 or 2+ times, or by no block of the grid
   while (k < owner.size() && claims[k] == 1 && owner[k] < grid) ++k;
-  step.check(hl::format("persistent kernel: every segment taken by exactly one block ({} segments, "
-                        "grid {})",
-                        owner.size(), grid),
-             k == owner.size(),
-             k == owner.size()
-                 ? hl::format("each segment taken once; {} of the {} blocks took work",
-                              std::set<unsigned int>(owner.begin(), owner.end()).size(), grid)
-                 : hl::format("segment {} taken {} time(s), owner {}", k, claims[k], owner[k]));
+  if (k < owner.size()) {
+    return {false, hl::format("segment {} taken {} time(s), owner {}", k, claims[k], owner[k])};
+  }
+  return {true, hl::format("each segment taken once; {} of the {} blocks took work",
+                           std::set<unsigned int>(owner.begin(), owner.end()).size(), grid)};
 }
 
 /// The median time from one kernel's last block to the next kernel's first block.

@@ -37,12 +37,9 @@ using batch::Segment;
 
 namespace {
 
-// The speed-ups over individual launches of methods 1, 2 and 3 (graph, fused, persistent).
-using SpeedChecks = std::vector<const hl::SpeedCheck*>;
-
 // Milliseconds -> microseconds, shared among `per` kernels (nothing when the run was untimed).
 std::optional<double> microseconds(std::optional<double> ms, unsigned int per = 1) {
-  return hl::ratio(ms, per / 1000.0);
+  return ms ? std::optional(*ms * 1000.0 / per) : std::nullopt;
 }
 
 // 1. An empty kernel leaves only its launch. The host issues launches more slowly than the GPU
@@ -101,7 +98,7 @@ hl::StepResult measure_launch_cost(const hl::Device& device, unsigned int launch
 // turn --count kernels into one, which is why their speed-ups are larger.
 hl::StepResult launch_every_way(Batch& b, const batch::Geometry& g, hipStream_t stream,
                                 hipFunction_t module_add_segment, const hl::RunOrTime& runs,
-                                const SpeedChecks& checks) {
+                                const std::vector<const hl::SpeedCheck*>& checks) {
   hl::StepResult step("2. One batch, every way: " + b.shape() + " vector adds");
   step.fact("segments", b.count).fact("segment_elements", b.n);
   // Capture: the launches are recorded as a graph, not run; each replay is one hipGraphLaunch.
@@ -120,9 +117,12 @@ hl::StepResult launch_every_way(Batch& b, const batch::Geometry& g, hipStream_t 
       step.skip(m.name, m.unavailable);
       continue;
     }
+    // The poison lands first: hipExtAnyOrderLaunch kernels (AMD) need not wait for the memset.
     batch::poison_output(b, stream);
+    HIP_CHECK(hipStreamSynchronize(stream));
     us.push_back(microseconds(runs.on_stream(stream, m.enqueue)));
-    batch::check_segments(step, m.name + ", " + b.shape(), b, b.expected, b.count);
+    const batch::Finding written = batch::segments_match(b, b.expected, b.count);
+    step.check(m.name + ", " + b.shape(), written.held, written.detail);
     table.row({m.name, m.host_calls == 0 ? b.count : m.host_calls, us.back(),
                hl::ratio(us.back(), b.count), speedup(us.size() - 1)});
     step.measurement("batch_us." + m.name, us.back());
@@ -136,10 +136,9 @@ hl::StepResult launch_every_way(Batch& b, const batch::Geometry& g, hipStream_t 
         b.count, b.n, *us[0], *us[1], *speedup(1), *us[2], *speedup(2), *us[3], *speedup(3)));
   }
 
-  // A cooperative launch promises that all its blocks are resident at once, so that grid.sync()
-  // can complete; a grid one block larger could not be, and the runtime refuses it before
-  // anything runs. It is given no segments, so a runtime that launched it anyway would never
-  // reach grid.sync(). The refusal is also this thread's last error: it is read and cleared.
+  // A cooperative launch promises all its blocks resident at once, so that grid.sync() can
+  // complete: a grid one block larger is refused before anything runs (with no segments it would
+  // not reach grid.sync() anyway). The refusal is this thread's last error: read and cleared.
   if (g.cooperative_grid > 0) {
     const unsigned int too_large = g.cooperative_grid + 1;
     const hipError_t refused = batch::launch_cooperative(nullptr, 0, too_large, g.block, stream);
@@ -200,9 +199,9 @@ hl::StepResult update_graph_inputs(Batch& b, unsigned int block, hipStream_t str
   HIP_CHECK(hipGraphLaunch(graph.exec, stream));
   HIP_CHECK(hipStreamSynchronize(stream));
   hl::StepResult step("3. New inputs for an instantiated graph of " + b.shape());
-  batch::check_segments(
-      step, "graph replay after hipGraphExecKernelNodeSetParams (second inputs), " + b.shape(), b,
-      second.expected, b.count);
+  const batch::Finding updated = batch::segments_match(b, second.expected, b.count);
+  step.check("graph replay after hipGraphExecKernelNodeSetParams (second inputs), " + b.shape(),
+             updated.held, updated.detail);
 
   const auto update =
       runs.wall([&] { point_graph_at(graph, b, second.a.data(), second.b.data()); });
@@ -231,7 +230,8 @@ hl::StepResult trace_the_batch(hl::TraceFile& traces, Batch& b, const batch::Geo
   batch::poison_output(b, stream);
   batch::launch_individually(segments, g.block, stream, &launched);
   const hl::Schedule launches = launched.finish();
-  batch::check_segments(step, "traced individual launches, " + part, b, b.expected, traced);
+  const batch::Finding launched_right = batch::segments_match(b, b.expected, traced);
+  step.check("traced individual launches, " + part, launched_right.held, launched_right.detail);
 
   hl::TracedRun replayed(traces, "graph replay", std::size_t{traced} * per_segment);
   const batch::Graph graph(
@@ -239,7 +239,8 @@ hl::StepResult trace_the_batch(hl::TraceFile& traces, Batch& b, const batch::Geo
   batch::poison_output(b, stream);
   HIP_CHECK(hipGraphLaunch(graph.exec, stream));
   const hl::Schedule replay = replayed.finish();
-  batch::check_segments(step, "traced graph replay, " + part, b, b.expected, traced);
+  const batch::Finding replayed_right = batch::segments_match(b, b.expected, traced);
+  step.check("traced graph replay, " + part, replayed_right.held, replayed_right.detail);
 
   hl::TracedRun resident(traces, "persistent kernel", g.persistent_grid);
   hl::DeviceBuffer<unsigned int> owner(b.count), claims(b.count);
@@ -251,8 +252,14 @@ hl::StepResult trace_the_batch(hl::TraceFile& traces, Batch& b, const batch::Geo
                            resident.reserve("add_segments_persistent", g.persistent_grid, 0),
                            owner.data(), claims.data());
   const hl::Schedule persistent = resident.finish();
-  batch::check_segments(step, "traced persistent kernel, " + b.shape(), b, b.expected, b.count);
-  batch::check_queue(step, owner.download(), claims.download(), g.persistent_grid);
+  const batch::Finding resident_right = batch::segments_match(b, b.expected, b.count);
+  step.check("traced persistent kernel, " + b.shape(), resident_right.held, resident_right.detail);
+  const batch::Finding queue =
+      batch::each_segment_taken_once(owner.download(), claims.download(), g.persistent_grid);
+  step.check(hl::format("persistent kernel: every segment taken by exactly one block ({} segments, "
+                        "grid {})",
+                        b.count, g.persistent_grid),
+             queue.held, queue.detail);
 
   // Sixteen launches: one column (1/64 of their time) is shorter than the gap between two.
   const unsigned int shown = std::min(16u, traced);
@@ -284,7 +291,8 @@ int main(int argc, char** argv) {
                 100000);
   std::int64_t block_option = 256;
   cli.add_block_size(block_option, hl::BlockRule::kWholeWarps);
-  const SpeedChecks checks{
+  // The speed-ups over individual launches of methods 1, 2 and 3 (graph, fused, persistent).
+  const std::vector<const hl::SpeedCheck*> checks{
       &cli.add_speed_check(hl::at_least("individual launches / graph replay", "--min-graph-speedup",
                                         HIP_LESSONS_07_MIN_GRAPH_SPEEDUP)),
       &cli.add_speed_check(hl::at_least("individual launches / one fused kernel",
@@ -304,9 +312,9 @@ int main(int argc, char** argv) {
     // The batch and the second inputs of step 3, refused before anything is allocated.
     hl::require_device_memory(2 * std::size_t{count} * (3 * n * sizeof(float) + sizeof(Segment)),
                               hl::format("--count {} x --size {}", count, n));
-    const batch::Geometry geometry = batch::geometry_for(device, block);
     hipStream_t stream = nullptr;
     HIP_CHECK(hipStreamCreateWithFlags(&stream, hipStreamNonBlocking));
+    const batch::Geometry geometry = batch::geometry_for(device, block, stream);
     // The module API loads a code object while the program runs and finds its kernels by name
     // (extern "C" in module_kernels.hip, so the names are not mangled).
     //! [module_load]

@@ -29,6 +29,9 @@
 #include <string>
 #include <vector>
 
+// What a child reports: its "@result" line (below), and the block traces of its traced runs.
+#include "hip_lessons/schedule_lines.hpp"
+
 extern char** environ;
 
 namespace hip_lessons {
