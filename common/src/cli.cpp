@@ -127,7 +127,8 @@ struct LessonCli::Impl {
   CommonOptions options;
   bool check = false, speed_check = false;
   std::vector<std::function<void()>> conversions;
-  std::deque<SpeedCheck> speed_checks;  // a deque: references handed out stay valid
+  std::deque<SpeedCheck> speed_checks;   // a deque: references handed out stay valid
+  std::optional<std::string> no_repeat;  // refuse_repeat()'s reason
 
   Impl(std::string name, std::string description)
       : app(help_lines(description, kTextWidth), name), program(std::move(name)) {
@@ -182,6 +183,11 @@ LessonCli::LessonCli(std::string program, std::string description, std::int64_t 
 }
 
 LessonCli::~LessonCli() = default;
+
+void LessonCli::refuse_repeat(const std::string& why) {
+  impl_->no_repeat = why;
+  impl_->app.get_option("--repeat")->group("");  // an empty group hides it from --help
+}
 
 void LessonCli::add_count(const std::string& flag, std::int64_t& value, const std::string& help,
                           std::int64_t min, std::int64_t max) {
@@ -273,6 +279,7 @@ int LessonCli::parse(int argc, const char* const* argv) {
     return usage(describe_unexpected(s.app, s.app.remaining()) + hint);
   try {
     s.options.seed = random_seed();  // unless --seed gives one
+    if (s.no_repeat && s.app.count("--repeat") > 0) throw UsageError("--repeat: " + *s.no_repeat);
     for (const auto& convert : s.conversions) convert();
     if (s.check && s.speed_check) {
       throw UsageError("--check and --speed-check are separate runs; give one of them");

@@ -237,3 +237,20 @@ TEST(LessonCliTest, HelpFitsOneHundredColumns) {
     EXPECT_NE(help.find(word), std::string::npos) << word << " missing from:\n" << help;
   }
 }
+
+TEST(LessonCliTest, ALessonWithNothingToRepeatRefusesRepeat) {
+  LessonCli cli("lesson", "test", 1024);
+  cli.refuse_repeat("each setting runs --size launches once");
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(parse(cli, {"--repeat", "5"}), 2);
+  const std::string error = testing::internal::GetCapturedStderr();
+  EXPECT_NE(error.find("--repeat: each setting runs --size launches once"), std::string::npos)
+      << error;
+  LessonCli plain("lesson", "test", 1024);
+  plain.refuse_repeat("nothing to repeat");
+  EXPECT_EQ(parse(plain, {"--size", "8"}), -1);  // not given: fine
+  testing::internal::CaptureStdout();
+  EXPECT_EQ(parse(plain, {"--help"}), 0);
+  const std::string help = testing::internal::GetCapturedStdout();
+  EXPECT_EQ(help.find("--repeat"), std::string::npos) << help;
+}

@@ -268,6 +268,7 @@ int main(int argc, char** argv) {
   const hl::SpeedCheck& shared = cli.add_speed_check(hl::at_least(
       "victim p99 / alone p99, not protected", "--min-shared-p99", HIP_LESSONS_08_MIN_SHARED_P99));
   cli.add_trace_output();
+  cli.refuse_repeat("lesson 08 measures each setting once, over the victim's --size launches");
 
   return hl::run_lesson(cli, argc, argv, [&](hl::Lesson& lesson) {
     if (o.role != "parent") return be_a_tenant(lesson, o);

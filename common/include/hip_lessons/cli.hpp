@@ -93,6 +93,9 @@ class LessonCli {
   /// threshold) and returns the check, whose threshold holds the flag's value after parse().
   /// The reference stays valid as long as this LessonCli.
   const SpeedCheck& add_speed_check(SpeedCheck check);
+  /// For a lesson with nothing to repeat: --repeat leaves --help and is refused (exit 2) with
+  /// \p why, rather than taken and ignored.
+  void refuse_repeat(const std::string& why);
 
   /// Parses and validates every option given (an empty value too), and that --json and
   /// --trace can be written. Returns -1 to go on, 0 after --help, 2 after an error (the
