@@ -6,12 +6,14 @@
 
 #include <hip/hip_runtime.h>
 
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <optional>
-#include <set>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "hip_lessons/amd_mask_device.hpp"
@@ -125,6 +127,27 @@ inline SplitStreams split_the_gpu(const hl::Device& device, int victim_units) {
   return split;
 }
 
+#if defined(__HIP_PLATFORM_AMD__)
+/// AMD: for --partition \p k on \p device, why no partition can be made (an unknown chip
+/// shape), why no HSA_CU_MASK per process (ROC_GLOBAL_CU_MASK), and those masks. UsageError
+/// (exit 2) for a k the mask rules refuse.
+inline std::tuple<std::optional<std::string>, std::optional<std::string>,
+                  std::array<std::string, 2>>
+plan_amd_partitions(const hl::Device& device, int k) {
+  const hl::AmdMaskDevice amd = hl::amd_mask_device(device);
+  try {
+    amd_split(amd, k);
+  } catch (const hl::SkipError& reason) {
+    return {reason.what(), std::nullopt, {}};
+  }
+  try {
+    return {std::nullopt, std::nullopt, per_process_cu_masks(amd, device.index, k)};
+  } catch (const hl::SkipError& reason) {
+    return {std::nullopt, reason.what(), {}};
+  }
+}
+#endif
+
 /// Ends both streams (after their work), then their green contexts (NVIDIA), which would leave
 /// their streams behind unusable.
 inline void destroy(SplitStreams& split) {
@@ -162,7 +185,6 @@ class Aggressor {
         blocks_(aggressor_blocks(t.device)),
         in_(blocks_),
         ticks_(std::llround(t.aggressor_us * t.ticks_per_us)),
-        block_ns_(std::llround(t.aggressor_us * 1000)),
         run_(t.traces, "aggressor", 64 * std::size_t{blocks_}, hl::Overflow::kKeepLatest) {
     hl::fill_random_words(in_, t.seed + 1);
     HIP_CHECK(hipMalloc(&d_in_, blocks_ * sizeof(std::uint32_t)));
@@ -190,11 +212,9 @@ class Aggressor {
     (void)hipGetLastError();  // a round still running (hipErrorNotReady) is not an error
   }
 
-  // Stops launching, waits for the queue, adds to `moment` every block of the rounds that ran
-  // beside the `victim`'s block (on its unit from three aggressor block times before it to one
-  // after, or anywhere on the GPU while it ran), and returns its result: whether the last
-  // round's output is right, and the blocks it ran per second.
-  std::string finish(std::vector<TenantBlock>& moment, const std::optional<TenantBlock>& victim) {
+  // Stops launching, waits for the queue, and returns its result (whether the last round's
+  // output is right, the blocks it ran per second) and its traced rounds, the last 64.
+  std::pair<std::string, hl::Schedule> finish() {
     HIP_CHECK(hipStreamSynchronize(stream_));
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
@@ -202,24 +222,11 @@ class Aggressor {
     HIP_CHECK(
         hipMemcpy(out.data(), d_out_, blocks_ * sizeof(std::uint32_t), hipMemcpyDeviceToHost));
     const bool correct = !hl::first_mismatch(expected(in_, blocks_, rounds_ - 1), out);
-    const std::vector<TenantBlock> all = tenant_blocks("aggressor", run_.finish());
-    if (victim) {
-      const std::int64_t from = victim->start_ns - 3 * block_ns_, to = victim->end_ns + block_ns_;
-      std::set<unsigned> rounds;
-      for (const TenantBlock& b : all) {
-        if ((b.unit == victim->unit && b.end_ns >= from && b.start_ns <= to) ||
-            (b.end_ns > victim->start_ns && b.start_ns < victim->end_ns)) {
-          rounds.insert(b.launch);
-        }
-      }
-      for (const TenantBlock& b : all) {
-        if (rounds.count(b.launch)) moment.push_back(b);
-      }
-    }
     // Blocks, not rounds: under MPS with a thread percentage the device reports fewer SMs, so
     // aggressor_blocks() sizes a round smaller and a round alone says nothing of the work done.
-    return hl::format("aggressor_correct={} blocks_per_s={} blocks={}", correct ? 1 : 0,
-                      static_cast<double>(blocks_) * rounds_ / seconds, blocks_);
+    return {hl::format("aggressor_correct={} blocks_per_s={} blocks={}", correct ? 1 : 0,
+                       static_cast<double>(blocks_) * rounds_ / seconds, blocks_),
+            run_.finish()};
   }
 
  private:
@@ -227,7 +234,6 @@ class Aggressor {
   unsigned int blocks_;
   std::vector<std::uint32_t> in_;
   long long ticks_;
-  std::int64_t block_ns_;  // how long one of its blocks works
   hl::TracedRun run_;
   std::uint32_t *d_in_ = nullptr, *d_out_ = nullptr;
   hipEvent_t done_[3] = {};

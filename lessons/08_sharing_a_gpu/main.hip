@@ -11,19 +11,22 @@
 #include <poll.h>
 #include <unistd.h>
 
+#include <array>
 #include <chrono>
 #include <csignal>
 #include <cstdint>
 #include <functional>
-#include <iostream>
 #include <memory>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "hip_lessons/child_process.hpp"
 #include "hip_lessons/device.hpp"
 #include "hip_lessons/lesson.hpp"
+#include "hip_lessons/schedule_lines.hpp"
+#include "hip_lessons/timeline.hpp"
 #include "hip_lessons/traced_run.hpp"
 #include "hip_lessons/validation.hpp"
 #include "kernels.hpp"
@@ -44,8 +47,8 @@ struct Options {
 
 // The victim's loop, what the lesson measures: launch one small kernel, wait for it, note how
 // long that took. `between` runs before each launch (an aggressor in the same process tops up
-// its queue there). The last launch is traced: where its block ran, and when.
-std::string run_victim(const Tenancy& t, hipStream_t stream, std::vector<TenantBlock>& moment,
+// its queue there). The last launch is traced (where its block ran, and when) into `traced`.
+std::string run_victim(const Tenancy& t, hipStream_t stream, hl::Schedule& traced,
                        const std::function<void()>& between) {
   const unsigned int n = t.launches;
   std::vector<std::uint32_t> in(n), out(n);
@@ -77,15 +80,15 @@ std::string run_victim(const Tenancy& t, hipStream_t stream, std::vector<TenantB
   HIP_CHECK(hipMemcpy(out.data(), d_out, n * sizeof(std::uint32_t), hipMemcpyDeviceToHost));
   HIP_CHECK(hipFree(d_in));
   HIP_CHECK(hipFree(d_out));
-  for (const TenantBlock& b : tenant_blocks("victim", last.finish(), n - 1)) moment.push_back(b);
+  traced = last.finish();
   const Latencies l = percentiles(latency_us);
   return hl::format("victim_correct={} p50_us={} p99_us={} max_us={}",
                     hl::first_mismatch(expected(in, n), out) ? 0 : 1, l.p50, l.p99, l.max);
 }
 
 // The tenant processes (--role): the victim alone, the aggressor until the parent says stop, or
-// both in one process on two streams made for --setting. Each answers with the trace lines of
-// its moment and its "@result" line.
+// both in one process on two streams made for --setting. Each sends its traced runs (the
+// victim's last launch, the aggressor's last rounds: hl::schedule_lines()) and its "@result".
 void be_a_tenant(hl::Lesson& lesson, const Options& o) {
   const hl::Device device = hl::open_device(lesson.options.device);
   const Tenancy t{device,
@@ -95,22 +98,20 @@ void be_a_tenant(hl::Lesson& lesson, const Options& o) {
                   static_cast<double>(o.aggressor_us),
                   lesson.options.seed,
                   lesson.traces};
-  std::vector<TenantBlock> moment;
+  hl::Schedule victim_run, aggressor_run;
   std::string result;
   if (o.role != "both") {
     hipStream_t stream = nullptr;
     HIP_CHECK(hipStreamCreateWithFlags(&stream, hipStreamNonBlocking));
-    if (o.role == "victim") result = run_victim(t, stream, moment, [] {});
+    if (o.role == "victim") result = run_victim(t, stream, victim_run, [] {});
     if (o.role == "aggressor") {
       Aggressor aggressor(t, stream);
       aggressor.top_up();
       lesson.report.line("@ready");
-      std::string order;  // run_tenants(): "stop", or the victim's block line
-      for (pollfd in{STDIN_FILENO, POLLIN, 0}; order.empty(); aggressor.top_up()) {
-        if (::poll(&in, 1, 1) > 0 && !std::getline(std::cin, order)) order = "stop";
-      }
-      const std::vector<TenantBlock> victim = parse_block_lines(order);  // none for "stop"
-      result = aggressor.finish(moment, victim.empty() ? std::nullopt : std::optional(victim[0]));
+      // Keep the queue full until run_tenants() says stop (a line, or the end of the input).
+      pollfd in{STDIN_FILENO, POLLIN, 0};
+      while (::poll(&in, 1, 1) == 0) aggressor.top_up();
+      std::tie(result, aggressor_run) = aggressor.finish();
     }
     HIP_CHECK(hipStreamDestroy(stream));
   } else {
@@ -136,8 +137,10 @@ void be_a_tenant(hl::Lesson& lesson, const Options& o) {
     //! [one_process]
     {
       Aggressor aggressor(t, other);
-      result = run_victim(t, victim, moment, [&] { aggressor.top_up(); });
-      result += " " + aggressor.finish(moment, moment[0]);
+      result = run_victim(t, victim, victim_run, [&] { aggressor.top_up(); });
+      std::string aggressor_result;
+      std::tie(aggressor_result, aggressor_run) = aggressor.finish();
+      result += " " + aggressor_result;
     }
     if (o.setting == "partition") {
       destroy(split);
@@ -146,7 +149,11 @@ void be_a_tenant(hl::Lesson& lesson, const Options& o) {
       HIP_CHECK(hipStreamDestroy(other));
     }
   }
-  for (const TenantBlock& b : moment) lesson.report.line(block_line(b));
+  for (const auto& [run, schedule] :
+       {std::pair{"victim", &victim_run}, {"aggressor", &aggressor_run}}) {
+    if (schedule->blocks().empty()) continue;
+    for (const std::string& line : hl::schedule_lines(run, *schedule)) lesson.report.line(line);
+  }
   lesson.report.line(hl::kResultPrefix + result);
 }
 
@@ -159,18 +166,24 @@ struct Parent {
   std::int64_t launches;          // the victim's, in each setting
   hl::Platform platform;          // which settings there are
   std::map<std::string, Outcome> outcomes;
-  hl::AmdMaskDevice amd{};                    // AMD: the device as the CU-mask rules see it
+  std::array<std::string, 2> cu_masks{};      // AMD: each process's HSA_CU_MASK
   std::optional<std::string> no_partition{};  // AMD: why no partition can be made here
+  std::optional<std::string> no_cu_masks{};   // AMD: why not one per process
 };
+
+// Records a setting's tenant checks (tenant_checks()) in `step`.
+void record(hl::StepResult& step, const std::vector<Verdict>& verdicts) {
+  for (const Verdict& v : verdicts) step.check(v.name, v.passed, v.detail);
+}
 
 // 1. Each tenant alone: the victim's latencies and the aggressor's blocks per second that the
 // settings below are measured against.
 hl::StepResult alone(Parent& p) {
   hl::StepResult step("1. Each tenant alone");
   Outcome& alone = p.outcomes["alone"];
-  alone = run_tenants(p.args, {}, {}, false);  // the aggressor, 300 ms
-  alone.victim = run_child(p.args, {"--role", "victim"}).victim;
-  check_tenants(step, "alone", alone);
+  alone = run_tenants(p.args, {}, {}, false, p.o.aggressor_us);  // the aggressor, 300 ms
+  alone.victim = run_child(p.args, {"--role", "victim"}, p.o.aggressor_us).victim;
+  record(step, tenant_checks("alone", alone));
   return step.note(
       hl::format("victim: a {} us one-block kernel, launched and waited for {} times; "
                  "aggressor: {} blocks of {} us, 3 kernels queued at all times",
@@ -187,11 +200,9 @@ hl::StepResult one_process(Parent& p) {
       step.skip(s.name, *p.no_partition);
       continue;
     }
-    const char* how = s.protection == Protection::kPriority    ? "priority"
-                      : s.protection == Protection::kPartition ? "partition"
-                                                               : "plain";
-    p.outcomes[s.key] = run_child(p.args, {"--role", "both", "--setting", how});
-    check_tenants(step, s.name, p.outcomes[s.key]);
+    const std::vector<std::string> role = {"--role", "both", "--setting", setting_flag(s)};
+    p.outcomes[s.key] = run_child(p.args, role, p.o.aggressor_us);
+    record(step, tenant_checks(s.name, p.outcomes[s.key]));
   }
   return step;
 }
@@ -200,40 +211,23 @@ hl::StepResult one_process(Parent& p) {
 // lesson's own), or a CU mask per process (AMD).
 hl::StepResult two_processes(Parent& p) {
   hl::StepResult step("3. Two processes");
-  std::optional<std::string> no_mps = "AMD has no MPS: several processes share the GPU's queues";
-  if (p.platform == hl::Platform::kNvidia) {
-    no_mps = p.o.mps ? MpsDaemon::why_not(::geteuid() == 0, mps_control_program(),
-                                          running_mps_processes())
-                     : "MPS was not asked for (--mps starts a daemon of the lesson's own)";
-  }
+  const std::optional<std::string> no_mps = why_no_mps(p.platform, p.o.mps);
   std::unique_ptr<MpsDaemon> mps;
   if (!no_mps) mps = std::make_unique<MpsDaemon>(mps_control_program());
-  std::array<std::string, 2> cu_masks;  // AMD: each process's HSA_CU_MASK
-  std::optional<std::string> no_cu_masks = p.no_partition;
-#if defined(__HIP_PLATFORM_AMD__)
-  if (!no_cu_masks) {
-    try {
-      cu_masks =
-          per_process_cu_masks(p.amd, p.lesson.options.device, static_cast<int>(p.o.partition));
-    } catch (const hl::SkipError& reason) {
-      no_cu_masks = reason.what();
-    }
-  }
-#endif
   for (const Setting& s : settings(p.platform)) {
     if (!s.two_processes) continue;
     if (s.mps && no_mps) {
       step.skip(s.name, *no_mps);
       continue;
     }
-    if (s.cu_mask_each && no_cu_masks) {
-      step.skip(s.name, *no_cu_masks);
+    if (s.cu_mask_each && (p.no_partition || p.no_cu_masks)) {
+      step.skip(s.name, p.no_partition ? *p.no_partition : *p.no_cu_masks);
       continue;
     }
     const auto [victim_env, aggressor_env] = environments(
-        s, s.mps ? mps->client_environment() : std::vector<hl::EnvSetting>{}, cu_masks);
-    p.outcomes[s.key] = run_tenants(p.args, victim_env, aggressor_env, true);
-    check_tenants(step, s.name, p.outcomes[s.key]);
+        s, s.mps ? mps->client_environment() : std::vector<hl::EnvSetting>{}, p.cu_masks);
+    p.outcomes[s.key] = run_tenants(p.args, victim_env, aggressor_env, true, p.o.aggressor_us);
+    record(step, tenant_checks(s.name, p.outcomes[s.key]));
   }
   if (mps) {
     std::string seen;
@@ -241,6 +235,64 @@ hl::StepResult two_processes(Parent& p) {
     step.check("the lesson's MPS daemon started a server for its clients", served, seen);
   }
   return step;
+}
+
+// 4. Every setting beside alone: the victim's latencies and the aggressor's throughput, the
+// speed checks (the p99: `partitioned` where the victim has units of its own, `shared` where
+// nothing protects it), and the moments of the victim's last launch, kept for --trace and drawn
+// on the victim's unit from three aggressor blocks before it. What the moments must show: the
+// plain victim waited for an aggressor block on its unit; no aggressor block ran beside the
+// partitioned one.
+hl::StepResult what_protected(Parent& p, const hl::SpeedCheck& partitioned,
+                              const hl::SpeedCheck& shared) {
+  hl::StepResult step("4. What protected the victim");
+  const Outcome& alone = p.outcomes["alone"];
+  hl::ResultTable table(
+      "settings", hl::format("The victim's launch-to-completion latency, {} launches", p.launches),
+      {"setting", "how", hl::Column("p50", "us", 1), hl::Column("p99", "us", 1),
+       hl::Column("max", "us", 1), "p50 x alone", "p99 x alone",
+       hl::Column("aggressor", "% of alone", 0)});
+  table.row({"alone", "the victim only", alone.victim.number("p50_us"),
+             alone.victim.number("p99_us"), alone.victim.number("max_us"), 1.0, 1.0, 100.0});
+  std::vector<hl::TimelineRow> rows;
+  for (const Setting& s : settings(p.platform)) {
+    if (!p.outcomes.count(s.key)) continue;
+    const Outcome& r = p.outcomes.at(s.key);
+    const BesideAlone b = beside_alone(r, alone);
+    table.row({s.label, s.how, r.victim.number("p50_us"), r.victim.number("p99_us"),
+               r.victim.number("max_us"), b.p50_x, b.p99_x, b.aggressor_pct});
+    step.measurement(hl::format("victim_p50_us.{}", s.key), r.victim.number("p50_us"))
+        .measurement(hl::format("victim_p99_us.{}", s.key), r.victim.number("p99_us"))
+        .measurement(hl::format("aggressor_blocks_per_round.{}", s.key),
+                     r.aggressor.number("blocks"));
+    if (s.protection != Protection::kPriority) {
+      step.speed(s.protection == Protection::kPartition ? partitioned : shared,
+                 p.lesson.options.timed() ? std::optional(b.p99_x) : std::nullopt, s.name);
+    }
+    if (r.moment.empty()) continue;
+    p.lesson.traces.keep(s.name, moment(r.moment));
+    const auto around = rows_around_victim(r.moment, s.label, 3.0 * p.o.aggressor_us);
+    rows.insert(rows.end(), around.begin(), around.end());
+  }
+  step.table(table).figure(hl::timeline(
+      hl::format("The victim's last launch in each setting, {} us of aggressor blocks before it on "
+                 "its compute unit (aggr.)",
+                 3 * p.o.aggressor_us),
+      rows, 4.0 * p.o.aggressor_us));
+  const std::optional<double> gap = waited_for_a_slot_us(p.outcomes["one_process_plain"].moment);
+  step.schedule_check(
+      "one process, two streams: the victim's block started as an aggressor block on "
+      "its compute unit ended (within 50 us)",
+      gap && *gap <= 50.0,
+      gap ? hl::format("{:.1} us after it", *gap)
+          : std::string("no aggressor block ended on its unit before it"));
+  const Outcome& split = p.outcomes["one_process_partition"];
+  const auto beside = aggressor_beside_victim(split.moment);
+  step.schedule_check(
+      "one process, partitioned: no aggressor block ran on the victim's unit beside it",
+      !beside && !split.moment.empty(),
+      beside ? hl::format("an aggressor block on unit {}", beside->unit) : std::string());
+  return step.summary(summary_line(p.outcomes));
 }
 
 }  // namespace
@@ -279,12 +331,8 @@ int main(int argc, char** argv) {
     // children should have the GPU to themselves
 #if defined(__HIP_PLATFORM_AMD__)
     // A --partition the masks cannot honour is exit 2 here, before any child runs.
-    p.amd = hl::amd_mask_device(hl::Device{lesson.options.device, p.props});
-    try {
-      amd_split(p.amd, static_cast<int>(o.partition));
-    } catch (const hl::SkipError& reason) {
-      p.no_partition = reason.what();
-    }
+    std::tie(p.no_partition, p.no_cu_masks, p.cu_masks) =
+        plan_amd_partitions(hl::Device{lesson.options.device, p.props}, int(o.partition));
 #endif
     for (const auto& [flag, value] : {std::pair{"--device", std::int64_t{lesson.options.device}},
                                       {"--seed", static_cast<std::int64_t>(lesson.options.seed)},
@@ -294,12 +342,9 @@ int main(int argc, char** argv) {
                                       {"--partition", o.partition}}) {
       p.args.insert(p.args.end(), {flag, hl::format("{}", value)});
     }
-    lesson.report.step(alone(p));          // 1.
-    lesson.report.step(one_process(p));    // 2.
-    lesson.report.step(two_processes(p));  // 3.
-    // 4. Every setting beside alone: what protected the victim (tenants.hpp, unit-tested).
-    lesson.report.step(compare_settings(p.outcomes, p.platform, launches, o.aggressor_us,
-                                        lesson.options.timed(), partitioned, shared,
-                                        lesson.traces));
+    lesson.report.step(alone(p));                                // 1.
+    lesson.report.step(one_process(p));                          // 2.
+    lesson.report.step(two_processes(p));                        // 3.
+    lesson.report.step(what_protected(p, partitioned, shared));  // 4.
   });
 }

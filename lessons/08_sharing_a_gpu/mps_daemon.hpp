@@ -30,6 +30,7 @@
 
 #include "hip_lessons/child_process.hpp"
 #include "hip_lessons/format.hpp"
+#include "hip_lessons/platform.hpp"
 
 namespace sharing {
 
@@ -86,6 +87,10 @@ inline std::string mps_control_program() {
   }
   return "";
 }
+
+/// Why the MPS settings cannot run here, or nothing: AMD has no MPS; on NVIDIA MPS runs only
+/// when \p asked (--mps) and MpsDaemon::why_not() finds nothing in the way.
+inline std::optional<std::string> why_no_mps(hl::Platform platform, bool asked);
 
 namespace detail {
 // What the signal handler needs, prepared before it can run (async-signal-safe code cannot
@@ -235,5 +240,13 @@ class MpsDaemon {
 
   std::string control_, pipe_, log_;
 };
+
+inline std::optional<std::string> why_no_mps(hl::Platform platform, bool asked) {
+  if (platform != hl::Platform::kNvidia) {
+    return "AMD has no MPS: several processes share the GPU's queues";
+  }
+  if (!asked) return "MPS was not asked for (--mps starts a daemon of the lesson's own)";
+  return MpsDaemon::why_not(::geteuid() == 0, mps_control_program(), running_mps_processes());
+}
 
 }  // namespace sharing

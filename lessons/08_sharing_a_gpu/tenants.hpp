@@ -1,6 +1,6 @@
 /// \file lessons/08_sharing_a_gpu/tenants.hpp
 /// \brief The settings lesson 08 compares, the victim's latency percentiles, and what the
-/// children report (their "@result" line and the "@block" lines of one traced moment).
+/// children report (their "@result" line and the traced moment of the victim's last launch).
 /// Host code only; unit-tested in test_tenants.cpp.
 #pragma once
 
@@ -12,7 +12,7 @@
 #include <map>
 #include <memory>
 #include <optional>
-#include <sstream>
+#include <set>
 #include <string>
 #include <thread>
 #include <utility>
@@ -24,10 +24,8 @@
 #include "hip_lessons/format.hpp"
 #include "hip_lessons/platform.hpp"
 #include "hip_lessons/schedule.hpp"
-#include "hip_lessons/speed_check.hpp"
-#include "hip_lessons/step_result.hpp"
+#include "hip_lessons/schedule_lines.hpp"
 #include "hip_lessons/timeline.hpp"
-#include "hip_lessons/trace_file.hpp"
 
 namespace sharing {
 
@@ -76,6 +74,13 @@ inline std::vector<Setting> settings(hl::Platform platform) {
                    Protection::kPartition, "HSA_CU_MASK in each process", false, false, true});
   }
   return all;
+}
+
+/// The --setting that makes a one-process child (--role both) run setting \p s.
+inline const char* setting_flag(const Setting& s) {
+  return s.protection == Protection::kPriority    ? "priority"
+         : s.protection == Protection::kPartition ? "partition"
+                                                  : "plain";
 }
 
 /// AMD: the victim's \p victim_units units and the aggressor's rest, as HIP mask bits planned
@@ -146,10 +151,6 @@ inline Latencies percentiles(std::vector<double> us) {
   return {rank(50), rank(99), us.back()};
 }
 
-/// The prefix of a child's trace lines: "@block <tenant> <launch> <block> <unit> <start_ns>
-/// <end_ns>", device clock in whole nanoseconds (the same clock in every process of the GPU).
-inline constexpr const char* kBlockPrefix = "@block ";
-
 /// One traced block of one tenant, on the device clock.
 struct TenantBlock {
   std::string tenant;   ///< "victim" or "aggressor"
@@ -159,41 +160,41 @@ struct TenantBlock {
   std::int64_t start_ns = 0, end_ns = 0;
 };
 
-/// The blocks of \p tenant's traced \p run in whole nanoseconds of the device clock, launches
-/// numbered from \p first_launch.
-inline std::vector<TenantBlock> tenant_blocks(const std::string& tenant, const hl::Schedule& run,
-                                              unsigned first_launch = 0) {
+/// The blocks of \p tenant's traced \p run (a Schedule a child sent with hl::schedule_lines())
+/// in whole nanoseconds of the device clock.
+inline std::vector<TenantBlock> tenant_blocks(const std::string& tenant, const hl::Schedule& run) {
   const std::int64_t origin = run.device_clock_origin_ns().value_or(0);
   const auto ns = [&](double us) { return origin + std::llround(us * 1000); };
   std::vector<TenantBlock> blocks;
   for (const hl::TracedBlock& b : run.blocks()) {
-    blocks.push_back({tenant, first_launch + static_cast<unsigned>(b.launch), b.block, b.unit,
-                      ns(b.start_us), ns(b.end_us)});
+    blocks.push_back(
+        {tenant, static_cast<unsigned>(b.launch), b.block, b.unit, ns(b.start_us), ns(b.end_us)});
   }
   return blocks;
 }
 
-inline std::string block_line(const TenantBlock& b) {
-  return hl::format("{}{} {} {} {} {} {}", kBlockPrefix, b.tenant, b.launch, b.block, b.unit,
-                    b.start_ns, b.end_ns);
-}
-
-/// The trace lines of \p output; throws std::runtime_error quoting a malformed one.
-inline std::vector<TenantBlock> parse_block_lines(const std::string& output) {
-  std::vector<TenantBlock> blocks;
-  std::istringstream lines(output);
-  for (std::string line; std::getline(lines, line);) {
-    if (line.rfind(kBlockPrefix, 0) != 0) continue;
-    std::istringstream fields(line.substr(std::string(kBlockPrefix).size()));
-    TenantBlock b;
-    std::string extra;
-    if (!(fields >> b.tenant >> b.launch >> b.block >> b.unit >> b.start_ns >> b.end_ns) ||
-        fields >> extra || b.end_ns < b.start_ns) {
-      throw std::runtime_error("malformed trace line from a child: " + line);
+/// The moment of a setting's last victim launch: the victim's block (\p victim, one block) and
+/// every block of the aggressor rounds in \p aggressor that ran beside it: on its unit from
+/// three aggressor blocks (\p block_ns each) before it to one after, or anywhere on the GPU
+/// while it ran. Only the victim's block when it sent none.
+inline std::vector<TenantBlock> moment_of(const std::vector<TenantBlock>& victim,
+                                          const std::vector<TenantBlock>& aggressor,
+                                          std::int64_t block_ns) {
+  std::vector<TenantBlock> moment = victim;
+  if (victim.empty()) return moment;
+  const TenantBlock& v = victim.front();
+  const std::int64_t from = v.start_ns - 3 * block_ns, to = v.end_ns + block_ns;
+  std::set<unsigned> rounds;
+  for (const TenantBlock& b : aggressor) {
+    if ((b.unit == v.unit && b.end_ns >= from && b.start_ns <= to) ||
+        (b.end_ns > v.start_ns && b.start_ns < v.end_ns)) {
+      rounds.insert(b.launch);
     }
-    blocks.push_back(b);
   }
-  return blocks;
+  for (const TenantBlock& b : aggressor) {
+    if (rounds.count(b.launch)) moment.push_back(b);
+  }
+  return moment;
 }
 
 /// The moment a setting's last victim launch ran: the victim's block and every block of the
@@ -271,147 +272,107 @@ struct Outcome {
   std::vector<TenantBlock> moment;
 };
 
+/// The moment a setting's children sent (hl::schedule_lines(): the victim's last launch as the
+/// run "victim", the aggressor's last rounds as "aggressor"), rounds beside the victim chosen
+/// with moment_of() for aggressor blocks of \p aggressor_us.
+inline std::vector<TenantBlock> moment_sent(const std::string& output, double aggressor_us) {
+  const std::map<std::string, hl::Schedule> runs = hl::read_schedule_lines(output);
+  const auto blocks = [&](const char* tenant) {
+    const auto run = runs.find(tenant);
+    return run == runs.end() ? std::vector<TenantBlock>{} : tenant_blocks(tenant, run->second);
+  };
+  return moment_of(blocks("victim"), blocks("aggressor"), std::llround(aggressor_us * 1000));
+}
+
 /// Runs the aggressor as a child of this program (\p args, then --role aggressor) and, once it
 /// says its kernels are queued, the victim (--role victim) or, without \p victim, a pause of
-/// 300 ms. As soon as the victim reports, the aggressor is told to stop and to send the
-/// rounds that ran beside the victim's last block: the parent writes that block's trace line
-/// (block_line()), or "stop" without one, while the aggressor's ring of traced rounds still
-/// holds them.
+/// 300 ms; then tells the aggressor "stop" and reads the moment both sent (moment_sent()): the
+/// aggressor's ring of traced rounds still holds the ones beside the victim's last block.
 inline Outcome run_tenants(const std::vector<std::string>& args,
                            const std::vector<hl::EnvSetting>& victim_env,
-                           const std::vector<hl::EnvSetting>& aggressor_env, bool victim) {
+                           const std::vector<hl::EnvSetting>& aggressor_env, bool victim,
+                           double aggressor_us) {
   const auto child = [&](const char* role, const std::vector<hl::EnvSetting>& env, bool input) {
     std::vector<std::string> argv = {hl::self_executable()};
     argv.insert(argv.end(), args.begin(), args.end());
     argv.insert(argv.end(), {"--role", role});
     return std::make_unique<hl::ChildProcess>(argv, hl::child_environment(env), input);
   };
-  // Reads \p process's lines until one starts with \p until; returns them.
-  const auto read_until = [](hl::ChildProcess& process, const std::string& until) {
-    std::string lines;
-    while (const auto line = process.read_line(300.0)) {
-      lines += *line + "\n";
-      if (line->rfind(until, 0) == 0) break;
-    }
-    return lines;
-  };
   Outcome o;
   auto aggressor = child("aggressor", aggressor_env, true);
-  std::string aggressor_said = read_until(*aggressor, "@ready");
-  const bool ready = aggressor_said.find("@ready") != std::string::npos;
-  if (ready && victim) {
-    auto victim_process = child("victim", victim_env, false);
-    std::string victim_said = read_until(*victim_process, hl::kResultPrefix);
-    const std::vector<TenantBlock> last = parse_block_lines(victim_said);
-    aggressor->write_line(last.empty() ? "stop" : block_line(last[0]));
-    o.victim.outcome = victim_process->finish(300.0);
-    o.victim.outcome.output = victim_said + o.victim.outcome.output;
-    o.victim.values = hl::parse_result(o.victim.outcome.output);
-  } else if (ready) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  std::string aggressor_said;  // its lines up to "@ready"
+  while (const auto line = aggressor->read_line(300.0)) {
+    aggressor_said += *line + "\n";
+    if (line->rfind("@ready", 0) == 0) break;
+  }
+  if (aggressor_said.find("@ready") != std::string::npos) {
+    if (victim) {
+      o.victim.outcome = child("victim", victim_env, false)->finish(300.0);
+      o.victim.values = hl::parse_result(o.victim.outcome.output);
+    } else {
+      std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    }
     aggressor->write_line("stop");
   }
   o.aggressor.outcome = aggressor->finish(300.0);
   o.aggressor.outcome.output = aggressor_said + o.aggressor.outcome.output;
   o.aggressor.values = hl::parse_result(o.aggressor.outcome.output);
-  o.moment = parse_block_lines(o.victim.outcome.output);  // each output read as its own lines
-  for (const TenantBlock& b : parse_block_lines(o.aggressor.outcome.output)) o.moment.push_back(b);
+  o.moment = moment_sent(o.victim.outcome.output + o.aggressor.outcome.output, aggressor_us);
   return o;
 }
 
+/// A check a step records: its name, whether it passed, what was seen.
+struct Verdict {
+  std::string name;
+  bool passed;
+  std::string detail;
+};
+
 /// A setting's checks: its children ran, and both tenants' outputs match their host references.
-inline void check_tenants(hl::StepResult& step, const std::string& name, const Outcome& r) {
+inline std::vector<Verdict> tenant_checks(const std::string& setting, const Outcome& r) {
+  std::vector<Verdict> verdicts;
   for (const auto& [who, run] :
        {std::pair{"victim", &r.victim}, std::pair{"aggressor", &r.aggressor}}) {
     const bool ok = run->outcome.exit_code == 0 && run->text(std::string(who) + "_correct") == "1";
-    step.check(hl::format("{}: the {}'s kernels computed the host's values", name, who), ok,
-               ok ? "" : run->outcome.status() + ": " + run->tail());
+    verdicts.push_back({hl::format("{}: the {}'s kernels computed the host's values", setting, who),
+                        ok, ok ? "" : run->outcome.status() + ": " + run->tail()});
   }
+  return verdicts;
 }
 
-/// Step 4: every setting of \p outcomes (by Setting::key, "alone" among them) beside alone: the
-/// table of the victim's latencies (\p launches each) and the aggressor's throughput, the
-/// measurements, the speed checks (measured only when \p timed: \p partitioned where a setting
-/// gives the victim units of its own, \p shared where nothing protects it), the moments kept in
-/// \p traces and drawn on one time axis from three \p aggressor_us block times before the
-/// victim's block, and what the moments show: the victim waited for an aggressor block on its
-/// unit (plain streams), and none ran beside it (partitioned; not on AMD, where __smid() is
-/// shared).
-inline hl::StepResult compare_settings(std::map<std::string, Outcome> outcomes,
-                                       hl::Platform platform, std::int64_t launches,
-                                       std::int64_t aggressor_us, bool timed,
-                                       const hl::SpeedCheck& partitioned,
-                                       const hl::SpeedCheck& shared, hl::TraceFile& traces) {
-  hl::StepResult step("4. What protected the victim");
-  const hl::ChildRun& alone = outcomes["alone"].victim;
-  const double alone_rate = outcomes["alone"].aggressor.number("blocks_per_s");
-  hl::ResultTable table(
-      "settings", hl::format("The victim's launch-to-completion latency, {} launches", launches),
-      {"setting", "how", hl::Column("p50", "us", 1), hl::Column("p99", "us", 1),
-       hl::Column("max", "us", 1), "p50 x alone", "p99 x alone",
-       hl::Column("aggressor", "% of alone", 0)});
-  table.row({"alone", "the victim only", alone.number("p50_us"), alone.number("p99_us"),
-             alone.number("max_us"), 1.0, 1.0, 100.0});
-  std::vector<hl::TimelineRow> rows;
-  for (const Setting& s : settings(platform)) {
-    if (!outcomes.count(s.key)) continue;
-    const Outcome& r = outcomes.at(s.key);
-    const double p50 = r.victim.number("p50_us") / alone.number("p50_us");
-    const double p99 = r.victim.number("p99_us") / alone.number("p99_us");
-    table.row({s.label, s.how, r.victim.number("p50_us"), r.victim.number("p99_us"),
-               r.victim.number("max_us"), p50, p99,
-               100.0 * r.aggressor.number("blocks_per_s") / alone_rate});
-    step.measurement(hl::format("victim_p50_us.{}", s.key), r.victim.number("p50_us"))
-        .measurement(hl::format("victim_p99_us.{}", s.key), r.victim.number("p99_us"))
-        .measurement(hl::format("aggressor_blocks_per_round.{}", s.key),
-                     r.aggressor.number("blocks"));
-    if (s.protection != Protection::kPriority) {
-      step.speed(s.protection == Protection::kPartition ? partitioned : shared,
-                 timed ? std::optional(p99) : std::nullopt, s.name);
-    }
-    if (r.moment.empty()) continue;
-    traces.keep(s.name, moment(r.moment));
-    const auto around = rows_around_victim(r.moment, s.label, 3.0 * aggressor_us);
-    rows.insert(rows.end(), around.begin(), around.end());
-  }
-  step.table(table).figure(hl::timeline(
-      hl::format("The victim's last launch in each setting, {} us of aggressor blocks before it on "
-                 "its compute unit (aggr.)",
-                 3 * aggressor_us),
-      rows, 4.0 * aggressor_us));
-  const std::optional<double> gap = waited_for_a_slot_us(outcomes["one_process_plain"].moment);
-  step.schedule_check(
-      "one process, two streams: the victim's block started as an aggressor block on "
-      "its compute unit ended (within 50 us)",
-      gap && *gap <= 50.0,
-      gap ? hl::format("{:.1} us after it", *gap)
-          : std::string("no aggressor block ended on its unit before it"));
-  const Outcome& split = outcomes["one_process_partition"];
-  if (platform == hl::Platform::kAmd) {
-    step.skip("one process, partitioned: no aggressor block on the victim's unit",
-              "__smid() on AMD is a hardware id that several CUs can share (lesson 06)");
-  } else {
-    const auto beside = aggressor_beside_victim(split.moment);
-    step.schedule_check(
-        "one process, partitioned: no aggressor block ran on the victim's SM beside it",
-        !beside && !split.moment.empty(),
-        beside ? hl::format("an aggressor block on SM {}", beside->unit) : std::string());
-  }
-  const hl::ChildRun& sliced = outcomes["two_processes"].victim;
-  return step.summary(hl::format(
-      "victim p50 / p99: alone {:.0} / {:.0} us, time-sliced {:.0} / {:.0} us, partitioned in one "
-      "process {:.0} / {:.0} us",
-      alone.number("p50_us"), alone.number("p99_us"), sliced.number("p50_us"),
-      sliced.number("p99_us"), split.victim.number("p50_us"), split.victim.number("p99_us")));
+/// One setting's victim beside its victim alone, and the aggressor's throughput beside its
+/// own alone (the table of step 4).
+struct BesideAlone {
+  double p50_x, p99_x;   ///< the victim's p50 and p99 over alone
+  double aggressor_pct;  ///< the aggressor's blocks per second, % of alone
+};
+inline BesideAlone beside_alone(const Outcome& setting, const Outcome& alone) {
+  return {
+      setting.victim.number("p50_us") / alone.victim.number("p50_us"),
+      setting.victim.number("p99_us") / alone.victim.number("p99_us"),
+      100.0 * setting.aggressor.number("blocks_per_s") / alone.aggressor.number("blocks_per_s")};
+}
+
+/// The tour's one-line result: the victim's p50 and p99 alone, time-sliced and partitioned in
+/// one process.
+inline std::string summary_line(std::map<std::string, Outcome> outcomes) {
+  const auto p50_p99 = [&](const char* key) {
+    const hl::ChildRun& victim = outcomes[key].victim;
+    return hl::format("{:.0} / {:.0} us", victim.number("p50_us"), victim.number("p99_us"));
+  };
+  return "victim p50 / p99: alone " + p50_p99("alone") + ", time-sliced " +
+         p50_p99("two_processes") + ", partitioned in one process " +
+         p50_p99("one_process_partition");
 }
 
 /// Runs one child of this program (\p args, then \p role) that reports for both tenants
 /// (--role both --setting ...), or for one (--role victim).
-inline Outcome run_child(std::vector<std::string> args, const std::vector<std::string>& role) {
+inline Outcome run_child(std::vector<std::string> args, const std::vector<std::string>& role,
+                         double aggressor_us) {
   args.insert(args.end(), role.begin(), role.end());
   Outcome o;
   o.victim = o.aggressor = hl::run_self(args, {}, 300.0);
-  o.moment = parse_block_lines(o.victim.outcome.output);
+  o.moment = moment_sent(o.victim.outcome.output, aggressor_us);
   return o;
 }
 

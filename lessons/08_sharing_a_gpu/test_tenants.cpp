@@ -39,22 +39,6 @@ TEST(Percentiles, NearestRank) {
   EXPECT_THROW(sharing::percentiles({}), std::invalid_argument);
 }
 
-TEST(BlockLines, RoundTripAndRefuseMalformedLines) {
-  const TenantBlock b{"aggressor", 41, 900, 17, 1800000000000000123, 1800000000000020456};
-  const std::string output = "noise\n" + sharing::block_line(b) + "\n@result victim_correct=1\n";
-  const auto blocks = sharing::parse_block_lines(output);
-  ASSERT_EQ(blocks.size(), 1u);
-  EXPECT_EQ(blocks[0].tenant, "aggressor");
-  EXPECT_EQ(blocks[0].launch, 41u);
-  EXPECT_EQ(blocks[0].block, 900u);
-  EXPECT_EQ(blocks[0].unit, 17u);
-  EXPECT_EQ(blocks[0].start_ns, 1800000000000000123);  // whole nanoseconds of a large clock
-  EXPECT_EQ(blocks[0].end_ns, 1800000000000020456);
-  EXPECT_THROW(sharing::parse_block_lines("@block victim 0 0 3 20 10\n"), std::runtime_error);
-  EXPECT_THROW(sharing::parse_block_lines("@block victim 0 0 3 x 10\n"), std::runtime_error);
-  EXPECT_THROW(sharing::parse_block_lines("@block victim 3 10 20\n"), std::runtime_error);
-}
-
 // A victim (launch 199) that started 4 us after the aggressor block on its unit ended, beside
 // two aggressor rounds (7 and 8) of two blocks each; round 7's other block ran on unit 6.
 std::vector<TenantBlock> waited() {
@@ -99,16 +83,46 @@ TEST(Moment, TheTimelineRowsShowTheVictimsUnitOnly) {
   EXPECT_EQ(rows[1].busy.size(), 2u);  // rounds 7 and 8 on unit 5; not their unit-6 blocks
 }
 
-// The parent's order to the aggressor: the victim's block as its trace line, or "stop".
-TEST(Orders, TheVictimsBlockTravelsToTheAggressor) {
-  const auto victim = sharing::parse_block_lines(
-      sharing::block_line({"victim", 199, 0, 5, 1800000000000002004, 1800000000000002024}));
-  ASSERT_EQ(victim.size(), 1u);
-  EXPECT_EQ(victim[0].unit, 5u);
-  EXPECT_EQ(victim[0].start_ns, 1800000000000002004);
-  EXPECT_EQ(victim[0].end_ns, 1800000000000002024);
-  EXPECT_TRUE(sharing::parse_block_lines("stop").empty());
-  EXPECT_TRUE(sharing::parse_block_lines("beside 5 x").empty());
+// The rounds beside the victim: on its unit from three aggressor blocks before it to one after,
+// or anywhere while it ran; whole rounds; none without a victim.
+TEST(MomentOf, TakesTheAggressorRoundsBesideTheVictimsBlock) {
+  const std::int64_t t = 1800000000000000000, block = 2000000;  // 2 ms aggressor blocks
+  const std::vector<TenantBlock> victim = {
+      {"victim", 0, 0, 5, t + 10 * block, t + 10 * block + 20000}};
+  const std::vector<TenantBlock> aggressor = {
+      {"aggressor", 1, 0, 5, t, t + block},                      // on its unit, too early
+      {"aggressor", 6, 0, 5, t + 6 * block, t + 7 * block},      // on its unit, 3 blocks before
+      {"aggressor", 6, 1, 9, t + 6 * block, t + 7 * block},      // the same round elsewhere
+      {"aggressor", 9, 0, 2, t + 9 * block, t + 11 * block},     // elsewhere, while it ran
+      {"aggressor", 13, 0, 5, t + 12 * block, t + 13 * block}};  // after the window
+  const std::vector<TenantBlock> moment = sharing::moment_of(victim, aggressor, block);
+  std::vector<unsigned> rounds;
+  for (const TenantBlock& b : moment) rounds.push_back(b.tenant == "victim" ? 1000 : b.launch);
+  EXPECT_EQ(rounds, (std::vector<unsigned>{1000, 6, 6, 9}));
+  EXPECT_TRUE(sharing::moment_of({}, aggressor, block).empty());
+}
+
+// What a child sends (hl::schedule_lines) comes back as the moment: the victim's block in
+// absolute nanoseconds of the device clock, and the aggressor rounds beside it.
+TEST(MomentSent, ChildrenSendTheirRunsAndTheParentChoosesTheRounds) {
+  const std::int64_t origin = 1800000000000000000;
+  const hl::Schedule victim({{"victim_kernel", 0, 0, 0, 5, 4000.0, 4020.0}}, origin);
+  const hl::Schedule aggressor({{"aggressor_kernel", 0, 1, 0, 5, 0.0, 2000.0},
+                                {"aggressor_kernel", 1, 1, 0, 5, 2002.0, 4002.0},
+                                {"aggressor_kernel", 7, 1, 0, 5, 90000.0, 92000.0}},
+                               origin);
+  std::string output = "noise\n";
+  for (const auto& line : hl::schedule_lines("victim", victim)) output += line + "\n";
+  for (const auto& line : hl::schedule_lines("aggressor", aggressor)) output += line + "\n";
+  output += "@result victim_correct=1\n";
+  const std::vector<TenantBlock> moment = sharing::moment_sent(output, 2000.0);
+  ASSERT_EQ(moment.size(), 3u);  // the victim, rounds 0 and 1; not round 7
+  EXPECT_EQ(moment[0].tenant, "victim");
+  EXPECT_EQ(moment[0].start_ns, origin + 4000000);
+  EXPECT_EQ(moment[0].end_ns, origin + 4020000);
+  EXPECT_EQ(moment[2].launch, 1u);
+  EXPECT_TRUE(sharing::moment_sent("@result victim_correct=1\n", 2000.0).empty());
+  EXPECT_THROW(sharing::moment_sent("@schedule victim - 0 2\n", 2000.0), std::runtime_error);
 }
 
 // A setting's outcome as its children report it.
@@ -130,60 +144,32 @@ TEST(Reported, NumbersAreReadFromTheResultLineAndNaNWhenAbsentOrNotANumber) {
   EXPECT_EQ(o.victim.text("victim_correct"), "1");
 }
 
-// Step 4's verdicts: speed checks by name (passed or not) and schedule checks and skips.
-std::map<std::string, std::string> verdicts(const hl::StepResult& step) {
-  std::map<std::string, std::string> found;
-  for (const hl::StepResult::Entry& e : step.entries()) {
-    using Kind = hl::StepResult::Kind;
-    if (e.kind == Kind::kSpeed) {
-      found[e.detail + ": " + e.name] = e.speed->passes(e.value) ? "ok" : "FAIL";
-    }
-    if (e.kind == Kind::kSchedule) found[e.name.substr(0, 30)] = e.passed ? "ok" : "FAIL";
-    if (e.kind == Kind::kSkip) found[e.name.substr(0, 30)] = "skip";
-  }
-  return found;
+TEST(TenantChecks, BothTenantsRanAndComputedTheHostsValues) {
+  sharing::Outcome good = reported("p50_us=30 p99_us=40 max_us=50");
+  for (const sharing::Verdict& v : sharing::tenant_checks("alone", good)) EXPECT_TRUE(v.passed);
+  sharing::Outcome died = good;
+  died.aggressor.outcome.exit_code = 1;
+  died.aggressor.outcome.output = "error: HIP call failed\n";
+  const std::vector<sharing::Verdict> verdicts = sharing::tenant_checks("plain", died);
+  ASSERT_EQ(verdicts.size(), 2u);
+  EXPECT_TRUE(verdicts[0].passed);
+  EXPECT_FALSE(verdicts[1].passed);
+  EXPECT_EQ(verdicts[1].name, "plain: the aggressor's kernels computed the host's values");
+  EXPECT_NE(verdicts[1].detail.find("exit 1"), std::string::npos) << verdicts[1].detail;
+  sharing::Outcome wrong = good;
+  wrong.victim.values = hl::parse_result("@result victim_correct=0 p50_us=30\n");
+  EXPECT_FALSE(sharing::tenant_checks("plain", wrong)[0].passed);
 }
 
-TEST(CompareSettings, ChecksWhatMustProtectTheVictimAndWhatCannot) {
-  const std::int64_t t = 1800000000000000000;
-  const std::map<std::string, sharing::Outcome> outcomes = {
-      {"alone", reported("p50_us=30 p99_us=40 max_us=50")},
-      {"one_process_plain", reported("p50_us=2000 p99_us=2400 max_us=2500", waited())},
-      {"one_process_priority", reported("p50_us=33 p99_us=2400 max_us=2500")},
-      // Partitioned at 1.2x alone: passes (it would fail the unprotected bound); no aggressor
-      // block on the victim's SM.
-      {"one_process_partition",
-       reported("p50_us=31 p99_us=48 max_us=50",
-                {{"victim", 19, 0, 3, t, t + 20000}, {"aggressor", 2, 0, 9, t, t + 2000000}})},
-      // Time-sliced, yet only 2.5x alone: the unprotected check fails.
-      {"two_processes", reported("p50_us=90 p99_us=100 max_us=110")},
-      // MPS at 50%, but its p99 is 4x alone: the partitioned check fails.
-      {"mps_limited", reported("p50_us=31 p99_us=160 max_us=170")}};
-  const hl::SpeedCheck partitioned = hl::at_most("partitioned", "--max-partitioned-p99", 3.0);
-  const hl::SpeedCheck shared = hl::at_least("shared", "--min-shared-p99", 5.0);
-  hl::TraceFile traces;
-  const hl::StepResult step = sharing::compare_settings(outcomes, hl::Platform::kNvidia, 200, 2000,
-                                                        true, partitioned, shared, traces);
-  const std::map<std::string, std::string> expected = {
-      // Each setting under its bound's declared name, the setting as the label.
-      {"one process, two streams: shared", "ok"},
-      {"one process, partitioned: partitioned", "ok"},
-      {"two processes, time-sliced: shared", "FAIL"},
-      {"MPS, aggressor at 50% of SMs: partitioned", "FAIL"},
-      {"one process, two streams: the ", "ok"},  // it waited 4 us for a slot on its SM
-      {"one process, partitioned: no a", "ok"}};
-  EXPECT_EQ(verdicts(step), expected);
-  ASSERT_EQ(traces.runs().size(), 2u);  // the two moments traced
-  EXPECT_EQ(traces.runs()[0].first, "one process, two streams");
-  ASSERT_TRUE(step.summary().has_value());
-  EXPECT_NE(step.summary()->find("time-sliced 90 / 100 us"), std::string::npos);
-
-  // Untimed (--check): no speed verdicts; on AMD the SM check is a skip (a shared __smid()).
-  const hl::StepResult amd = sharing::compare_settings(outcomes, hl::Platform::kAmd, 20, 2000,
-                                                       false, partitioned, shared, traces);
-  EXPECT_EQ(verdicts(amd),
-            (std::map<std::string, std::string>{{"one process, two streams: the ", "ok"},
-                                                {"one process, partitioned: no a", "skip"}}));
+TEST(BesideAlone, RatiosOverTheTenantsAlone) {
+  const sharing::Outcome alone = reported("p50_us=30 p99_us=40 max_us=50");
+  sharing::Outcome plain = reported("p50_us=2000 p99_us=2400 max_us=2500");
+  plain.aggressor.values =
+      hl::parse_result("@result aggressor_correct=1 blocks_per_s=900 blocks=1056\n");
+  const sharing::BesideAlone b = sharing::beside_alone(plain, alone);
+  EXPECT_DOUBLE_EQ(b.p50_x, 2000.0 / 30.0);
+  EXPECT_DOUBLE_EQ(b.p99_x, 60.0);
+  EXPECT_DOUBLE_EQ(b.aggressor_pct, 90.0);
 }
 
 TEST(Environments, MpsForBothTheVariableForTheAggressorAndAMaskEach) {
