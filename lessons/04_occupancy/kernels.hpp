@@ -193,6 +193,7 @@ struct Problem {
     HIP_CHECK(hipMemsetAsync(y.data(), 0xFF, elements * sizeof(float), stream));
     Outcome outcome;
     outcome.ms = runs.on_stream(stream, enqueue);
+    HIP_CHECK_LAUNCH();  // a refused launch in enqueue left its error here
     std::vector<float> output(elements);
     HIP_CHECK(hipMemcpy(output.data(), y.data(), elements * sizeof(float), hipMemcpyDeviceToHost));
     const bool exact = kernel == Kernel::kTriad || kernel == Kernel::kFmaChain;
