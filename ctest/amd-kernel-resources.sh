@@ -9,7 +9,8 @@
 #
 # The compile command must name one --offload-arch and --cuda-device-only; this script adds
 # -S -o ASM_FILE and the remark flags. Exit 0 with both files written, 1 when the compile
-# fails (its messages are printed), 2 on bad usage. Used by lessons/04_occupancy/CMakeLists.txt.
+# fails (its messages are printed), 2 on bad usage. Used by
+# tools/compiler_occupancy/CMakeLists.txt.
 set -euo pipefail
 
 if [ $# -lt 4 ] || [ "$3" != "--" ]; then

@@ -18,8 +18,8 @@
 #include "hip_lessons/block_trace.hpp"
 #include "hip_lessons/buffers.hpp"
 #include "hip_lessons/device.hpp"
+#include "hip_lessons/format.hpp"
 #include "hip_lessons/hip_check.hpp"
-#include "hip_lessons/step_result.hpp"
 #include "hip_lessons/timing.hpp"
 #include "hip_lessons/validation.hpp"
 
@@ -135,66 +135,84 @@ inline void launch(Kernel kernel, unsigned int grid, unsigned int block, std::si
   HIP_CHECK_LAUNCH();
 }
 
+/// One launch on a Problem: its median time when timed, its output against the host reference.
+struct Outcome {
+  std::string check;  // "triad, N = 270336, grid 132 x block 256"
+  std::size_t elements = 0;
+  std::optional<hl::Mismatch> mismatch;
+  std::optional<double> ms;
+};
+
 /// Seeded inputs, an output and the host references of n elements (2^22 at most for all but the
 /// triad); x repeats 1024 random values so that a reference costs 1024 evaluations at most.
 struct Problem {
   std::size_t n;
   hipStream_t stream;
-  hl::RunOrTime runs;  // timed, or run once (--check)
-  hl::DeviceBuffer<float> x_device, c_device, y_device;
+  hl::RunOrTime runs;               // timed, or run once (--check)
+  hl::DeviceBuffer<float> x, c, y;  // on the device
   std::map<Kernel, std::vector<float>> expected;
 
   Problem(std::size_t size, std::uint64_t seed, hipStream_t s, const hl::RunOrTime& r)
-      : n(fits(size)), stream(s), runs(r), x_device(n), c_device(n), y_device(n) {
-    std::vector<float> distinct(1024), c(n), x(n);
+      : n(size), stream(s), runs(r) {
+    // Too large is bad input (exit 2), checked before anything is allocated.
+    hl::require_device_memory(3 * n * sizeof(float), hl::format("N = {}", n));
+    x = hl::DeviceBuffer<float>(n);
+    c = hl::DeviceBuffer<float>(n);
+    y = hl::DeviceBuffer<float>(n);
+    std::vector<float> distinct(1024), host_c(n), host_x(n);
     std::vector<std::uint32_t> which(n);
     hl::fill_uniform(distinct, seed);
-    hl::fill_uniform(c, seed + 1);
+    hl::fill_uniform(host_c, seed + 1);
     hl::fill_random_words(which, seed + 2);
-    for (std::size_t i = 0; i < n; ++i) x[i] = distinct[which[i] %= 1024];
-    x_device.upload(x);
-    c_device.upload(c);
+    for (std::size_t i = 0; i < n; ++i) {
+      which[i] %= 1024;  // x[i] is one of the 1024 distinct values
+      host_x[i] = distinct[which[i]];
+    }
+    x.upload(host_x);
+    c.upload(host_c);
     for (const Kernel k : kKernels) {  // the host references, per distinct x where they can be
       std::array<float, 1024> per_x{};
       for (int v = 0; v < 1024; ++v)
         per_x[v] = k == Kernel::kFmaChain ? fma_chain(distinct[v]) : many_live_values(distinct[v]);
       for (std::size_t i = 0; i < count(k); ++i)
-        expected[k].push_back(k == Kernel::kTriad ? std::fma(kTriadScalar, c[i], x[i])
+        expected[k].push_back(k == Kernel::kTriad ? std::fma(kTriadScalar, host_c[i], host_x[i])
                                                   : per_x[which[i]]);
     }
-  }
-  static std::size_t fits(std::size_t n) {  // checked before anything is allocated
-    hl::require_device_memory(3 * n * sizeof(float), hl::format("N = {}", n));
-    return n;
   }
   std::size_t count(Kernel kernel) const {
     return kernel == Kernel::kTriad ? n : std::min(n, std::size_t{1} << 22);
   }
 
-  /// Poisons y, launches \p kernel on the first \p elements (0: count(kernel)), compares every
-  /// element with the reference (the register kernels sum 64 values in an order the compiler
-  /// chooses: within 1e-6; the others bit for bit). Returns the median ms when timed.
-  std::optional<double> run(hl::StepResult& step, Kernel kernel, unsigned int grid,
-                            unsigned int block, std::size_t dynamic_shared = 0,
-                            std::size_t elements = 0, hl::BlockTrace trace = {}) {
-    elements = elements == 0 ? count(kernel) : elements;
+  /// Poisons y, runs \p enqueue (\p kernel on the first \p elements, \p grid x \p block) timed or
+  /// once, and compares every element with the reference (the register kernels sum 64 values in
+  /// an order the compiler chooses: within 1e-6; the others bit for bit).
+  template <class Enqueue>
+  Outcome verify(Kernel kernel, std::size_t elements, unsigned int grid, unsigned int block,
+                 std::size_t dynamic_shared, Enqueue&& enqueue) {
     // Every byte 0xFF is a NaN, which no result equals: an element never written cannot pass.
-    HIP_CHECK(hipMemsetAsync(y_device.data(), 0xFF, elements * sizeof(float), stream));
-    const std::optional<double> ms = runs.on_stream(stream, [&] {
-      launch(kernel, grid, block, dynamic_shared, stream, x_device.data(), c_device.data(),
-             y_device.data(), elements, trace);
-    });
-    std::vector<float> y(elements);
-    HIP_CHECK(
-        hipMemcpy(y.data(), y_device.data(), elements * sizeof(float), hipMemcpyDeviceToHost));
+    HIP_CHECK(hipMemsetAsync(y.data(), 0xFF, elements * sizeof(float), stream));
+    Outcome outcome;
+    outcome.ms = runs.on_stream(stream, enqueue);
+    HIP_CHECK_LAUNCH();  // a refused launch in enqueue left its error here
+    std::vector<float> output(elements);
+    HIP_CHECK(hipMemcpy(output.data(), y.data(), elements * sizeof(float), hipMemcpyDeviceToHost));
     const bool exact = kernel == Kernel::kTriad || kernel == Kernel::kFmaChain;
     const std::string shared = dynamic_shared ? hl::format(", {} B shared", dynamic_shared) : "";
-    step.check_match(
-        hl::format("{}, N = {}, grid {} x block {}{}", name(kernel), elements, grid, block, shared),
-        hl::first_mismatch(expected[kernel].data(), y.data(), elements,
-                           exact ? hl::Tolerance{} : hl::Tolerance{1e-6, 1e-6}),
-        elements);
-    return ms;
+    outcome.check =
+        hl::format("{}, N = {}, grid {} x block {}{}", name(kernel), elements, grid, block, shared);
+    outcome.elements = elements;
+    outcome.mismatch = hl::first_mismatch(expected[kernel].data(), output.data(), elements,
+                                          exact ? hl::Tolerance{} : hl::Tolerance{1e-6, 1e-6});
+    return outcome;
+  }
+  /// The same through launch(), on the first \p elements (0: count(kernel)).
+  Outcome run(Kernel kernel, unsigned int grid, unsigned int block, std::size_t dynamic_shared = 0,
+              std::size_t elements = 0, hl::BlockTrace trace = {}) {
+    elements = elements == 0 ? count(kernel) : elements;
+    return verify(kernel, elements, grid, block, dynamic_shared, [&] {
+      launch(kernel, grid, block, dynamic_shared, stream, x.data(), c.data(), y.data(), elements,
+             trace);
+    });
   }
 };
 

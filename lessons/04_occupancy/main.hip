@@ -31,14 +31,32 @@ struct Sizing {
   int cus() const { return limits.compute_units; }
   // That many blocks on every CU (with the API's maxBlocks: every block resident at once).
   unsigned int grid(int per_cu) const { return static_cast<unsigned int>(per_cu * cus()); }
-  // A comparison the calculator cannot make on this architecture is skipped, with the reason.
+  // A comparison the calculator cannot make (architecture, HIP release) is a skip, with reason.
   void compare(hl::StepResult& step, std::string name, bool agree, std::string why = "") const {
-    calc.models() ? step.check(name, agree, why) : step.skip(name, calc.why_not());
+    if (calc.models())
+      step.check(name, agree, why);
+    else
+      step.skip(name, calc.why_not());
   }
 };
 
-// The budgets of one CU. HIP on AMD refuses the last three attributes up to 5.7, answers them
-// from 6.0 (README): a refusal means "not reported", cleared from the thread's last error.
+// Records a launch's comparison with its host reference in the step; returns its time.
+std::optional<double> checked(hl::StepResult& step, const occupancy::Outcome& outcome) {
+  step.check_match(outcome.check, outcome.mismatch, outcome.elements);
+  return outcome.ms;
+}
+
+//! [budgets]
+// A budget HIP on AMD refuses up to 5.7 (hipErrorInvalidValue, answered from 6.0): not reported.
+std::optional<int> reported(hipDeviceAttribute_t attribute, int device) {
+  int value = 0;
+  if (hipDeviceGetAttribute(&value, attribute, device) == hipSuccess) return value;
+  (void)hipGetLastError();  // the refusal is also this thread's last error: clear it
+  return std::nullopt;
+}
+//! [budgets]
+
+// The budgets of one CU, and the HIP release whose occupancy rules the calculator applies.
 Sizing read_budgets(const hl::Device& device, int block) {
   occupancy::Limits l;
   const std::string arch = device.props.gcnArchName;  // from hipGetDeviceProperties
@@ -58,17 +76,12 @@ Sizing read_budgets(const hl::Device& device, int block) {
   l.shared_per_cu = static_cast<std::size_t>(value);
   HIP_CHECK(hipDeviceGetAttribute(&value, hipDeviceAttributeMaxSharedMemoryPerBlock, d));
   l.shared_per_block = static_cast<std::size_t>(value);
-  //! [budgets]
-  const auto answer = [&](hipError_t e) { return e ? std::nullopt : std::optional<int>(value); };
-  l.regs_per_cu =
-      answer(hipDeviceGetAttribute(&value, hipDeviceAttributeMaxRegistersPerMultiprocessor, d));
-  l.max_blocks_per_cu =
-      answer(hipDeviceGetAttribute(&value, hipDeviceAttributeMaxBlocksPerMultiProcessor, d));
-  l.reserved_shared_per_block =
-      answer(hipDeviceGetAttribute(&value, hipDeviceAttributeReservedSharedMemPerBlock, d));
-  (void)hipGetLastError();
-  //! [budgets]
-  return Sizing{l, occupancy::Calculator(l), block, 0, {}};
+  l.regs_per_cu = reported(hipDeviceAttributeMaxRegistersPerMultiprocessor, d);
+  l.max_blocks_per_cu = reported(hipDeviceAttributeMaxBlocksPerMultiProcessor, d);
+  l.reserved_shared_per_block = reported(hipDeviceAttributeReservedSharedMemPerBlock, d);
+  int runtime = 0;  // HIP's occupancy answer on AMD changed between releases
+  HIP_CHECK(hipRuntimeGetVersion(&runtime));
+  return Sizing{l, occupancy::Calculator(l, runtime), block, 0, {}};
 }
 
 //! [article_grid]
@@ -145,18 +158,26 @@ hl::StepResult residency_budgets(const hl::Device& device, Sizing& s) {
 // __launch_bounds__ at the price of spills). The register kernels also run at one per CU.
 hl::StepResult grid_from_max_blocks(const Sizing& s, occupancy::Problem& p) {
   hl::StepResult step("2. The grid from maxBlocks, and what lowers maxBlocks");
-  const unsigned int full = s.grid(s.max_blocks);
   hl::ResultTable article(
       "article_grid", "The article's grid against maxBlocks x " + kCu + "s (triad)",
       {"N", "formula", "grid", "blocks per " + kCu, "resident rounds",
        hl::Column("elements per thread", "", 1), hl::Column("median", "ms", 4), "TB/s"});
   const std::size_t n = p.count(Kernel::kTriad);
+  const auto full = static_cast<unsigned int>(s.max_blocks * s.cus());  // maxBlocks x CUs
   for (const std::size_t m : std::set<std::size_t>{std::min<std::size_t>(n, s.block * full), n}) {
-    for (const bool wrong : {true, false}) {
-      const unsigned int grid = wrong ? article_grid(m, s.block, s.max_blocks) : full;
-      const std::optional<double> ms = p.run(step, Kernel::kTriad, grid, s.block, 0, m);
-      article.row({m, wrong ? "ceil(N / (block x maxBlocks))" : "maxBlocks x " + kCu + "s", grid,
-                   1.0 * grid / s.cus(), 1.0 * grid / full, 1.0 * m / grid / s.block, ms,
+    for (const bool article_formula : {true, false}) {
+      //! [occupancy_launch]
+      // maxBlocks (step 1, hipOccupancyMaxActiveBlocksPerMultiprocessor) is per CU: the full grid,
+      // maxBlocks x CUs, has every block resident at once; the grid-stride loop covers any m.
+      const unsigned int grid = article_formula ? article_grid(m, s.block, s.max_blocks) : full;
+      const auto ms = checked(step, p.verify(Kernel::kTriad, m, grid, s.block, 0, [&] {
+        hipLaunchKernelGGL(occupancy::triad, dim3(grid), dim3(s.block), 0, p.stream, p.x.data(),
+                           p.c.data(), p.y.data(), m, hl::BlockTrace{});
+      }));
+      //! [occupancy_launch]
+      article.row({m,
+                   article_formula ? "ceil(N / (block x maxBlocks))" : "maxBlocks x " + kCu + "s",
+                   grid, 1.0 * grid / s.cus(), 1.0 * grid / full, 1.0 * m / grid / s.block, ms,
                    occupancy::rate(Kernel::kTriad, m, ms)});
     }
   }
@@ -181,8 +202,8 @@ hl::StepResult grid_from_max_blocks(const Sizing& s, occupancy::Problem& p) {
         s.calc.models() ? std::optional(s.calc.predict(a, block, shared).blocks) : std::nullopt;
     agree = agree && (!own || *own == api[kernel]);
     const unsigned int grid = s.grid(std::max(api[kernel], 1));
-    const std::optional<double> ms = p.run(step, kernel, grid, block, shared);
-    if (kernel != Kernel::kTriad) p.run(step, kernel, s.cus(), block);
+    const std::optional<double> ms = checked(step, p.run(kernel, grid, block, shared));
+    if (kernel != Kernel::kTriad) checked(step, p.run(kernel, s.cus(), block));
     t.row({occupancy::name(kernel), block, shared, a.numRegs, a.localSizeBytes, own, api[kernel],
            s.calc.occupancy_percent(api[kernel], block), grid, ms});
   }
@@ -219,7 +240,7 @@ hl::StepResult sweep_launches(const Sizing& s, occupancy::Problem& p, hl::SpeedC
       HIP_CHECK(hipOccupancyMaxActiveBlocksPerMultiprocessor(&api, address(kernel), block, 0));
       const bool chosen = block == s.block;
       for (const int m : std::set<int>{1, 2, 4, 8, 16, 32, std::max(api, 1)}) {
-        const std::optional<double> ms = p.run(step, kernel, s.grid(m), block);
+        const std::optional<double> ms = checked(step, p.run(kernel, s.grid(m), block));
         const std::optional<double> rate = occupancy::rate(kernel, n, ms);
         if (chosen && m == api) occupancy = rate;
         if (chosen && m == 1) one_block_per_cu = rate;
@@ -264,8 +285,8 @@ hl::StepResult trace_residency(hl::TraceFile& traces, const Sizing& s, occupancy
     const std::string run = hl::format("{}, {} x occupancy grid (grid {} x block {})",
                                        occupancy::name(kernel), waves, grid, s.block);
     hl::TracedRun traced(traces, run, grid);
-    const std::optional<double> traced_ms =
-        p.run(step, kernel, grid, s.block, 0, 0, traced.reserve(occupancy::name(kernel), grid, 0));
+    const std::optional<double> traced_ms = checked(
+        step, p.run(kernel, grid, s.block, 0, 0, traced.reserve(occupancy::name(kernel), grid, 0)));
     const hl::Schedule schedule = traced.finish();
     step.figure(hl::timeline("Blocks resident per " + kCu + " over time (the first 12): " + run,
                              hl::rows_by_unit(schedule, 12), schedule.span_us(),
@@ -283,7 +304,7 @@ hl::StepResult trace_residency(hl::TraceFile& traces, const Sizing& s, occupancy
       step.schedule_check(check, measured == predicted,
                           hl::format("predicted {}, measured {}", predicted, measured));
     if (kernel == Kernel::kTriad && waves == 1 && traced_ms)  // the same launch, untraced
-      step.speed(overhead, *traced_ms / *p.run(step, kernel, grid, s.block));
+      step.speed(overhead, *traced_ms / *checked(step, p.run(kernel, grid, s.block)));
   }
   return step;
 }

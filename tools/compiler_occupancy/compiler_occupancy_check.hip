@@ -1,22 +1,22 @@
-/// \file lessons/04_occupancy/compiler_occupancy_check.hip
-/// \brief The occupancy calculator against the compiler: for every kernel of every lesson (and
-/// the probes of compiler_occupancy_probes.hip) on one AMD target, the calculator fed the
+/// \file tools/compiler_occupancy/compiler_occupancy_check.hip
+/// \brief The compiler's occupancy model against the compiler: for every kernel of every lesson
+/// (and the probes of compiler_occupancy_probes.hip) on one AMD target, the model fed the
 /// resources the compiler reports must give the compiler's own answers.
 ///
-///   lesson04_compiler_occupancy_check TARGET REMARKS ASM [REMARKS ASM ...]
+///   tools_compiler_occupancy_check TARGET REMARKS ASM [REMARKS ASM ...]
 ///
 /// REMARKS and ASM come from ctest/amd-kernel-resources.sh: clang's
 /// -Rpass-analysis=kernel-resource-usage remarks and the assembly with its .amdgpu_metadata.
 /// For each kernel it checks
 ///   - waves per SIMD: compiler_waves_per_simd() = the remark's "Occupancy [waves/SIMD]";
-///   - blocks per CU at the kernel's largest block, for kernels without LDS:
-///     hardware_blocks_per_cu() = SIMDs x that occupancy / waves per block (the compiler's
-///     per-SIMD answer in the unit lesson 04 teaches);
+///   - blocks per CU at the kernel's largest block, for kernels without LDS: blocks_per_cu() at
+///     LLVM 19's waves = SIMDs x that occupancy / waves per block (the compiler's per-SIMD
+///     answer in the unit lesson 04 teaches);
 ///   - the VGPRs the runtime sees: unified_vgprs() = the metadata's .vgpr_count (AGPRs);
 ///   - the wavefront size: the architecture's = the metadata's .wavefront_size (wave32 on RDNA).
-/// It prints HIP's runtime answer at a 256-thread block beside the hardware's, without checking
-/// it (only a GPU can: main.hip does). Exit 0 all agree, 1 a disagreement or nothing to check,
-/// 2 bad usage or an unreadable report.
+/// It prints the hardware's blocks at a 256-thread block (ROCm, trap handler on) and HIP 6.2's
+/// answer beside them, without checking them (only a GPU can: lesson 04 checks HIP's). Exit 0
+/// all agree, 1 a disagreement or nothing to check, 2 bad usage or an unreadable report.
 #include <cxxabi.h>
 
 #include <cstdio>
@@ -31,11 +31,12 @@
 
 #include "hip_lessons/format.hpp"
 #include "hip_lessons/results.hpp"
-#include "occupancy_calculator.hpp"
+#include "occupancy_models.hpp"
 
 namespace {
 
 namespace hl = hip_lessons;
+namespace co = compiler_occupancy;
 
 struct BadInput : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -44,7 +45,7 @@ struct BadInput : std::runtime_error {
 // One kernel as the compiler reported it.
 struct Kernel {
   std::string source, symbol;
-  occupancy::KernelResources resources;
+  co::KernelResources resources;
   int compiler_waves = -1;                   // "Occupancy [waves/SIMD]"
   int vgpr_count = -1, wavefront_size = -1;  // .amdgpu_metadata
   bool has_metadata = false;
@@ -156,8 +157,8 @@ int main(int argc, char** argv) {
       throw BadInput(hl::format("usage: {} TARGET REMARKS ASM [REMARKS ASM ...]", argv[0]));
     }
     const std::string target = argv[1];
-    const occupancy::AmdArch* arch = occupancy::amd_arch(target);
-    if (arch == nullptr) throw BadInput("the calculator has no rules for " + target);
+    const co::AmdArch* arch = co::amd_arch(target);
+    if (arch == nullptr) throw BadInput("the model has no rules for " + target);
 
     std::map<std::string, Kernel> kernels;
     for (int i = 2; i + 1 < argc; i += 2) {
@@ -171,21 +172,21 @@ int main(int argc, char** argv) {
       for (auto& [symbol, k] : found) kernels.emplace(symbol, std::move(k));
     }
 
-    // HIP's runtime model needs the device's budgets; the ones the arithmetic reads are fixed
-    // by the architecture (the CU count does not enter blocks per CU).
-    occupancy::Limits limits;
-    limits.arch = target;
-    limits.warp_size = arch->wave_size;
-    limits.max_threads_per_block = 1024;
-    limits.compute_units = 1;
-    const occupancy::Calculator runtime(limits, hip_lessons::Platform::kAmd);
+    // HIP 6.2's runtime model, for the column it prints (nothing when that release has no
+    // rule for the target; it does not depend on the CU count).
+    std::string why_not;
+    const std::optional<occupancy::IsaVersion> isa = occupancy::isa_version(target);
+    std::optional<occupancy::VgprFile> file;
+    if (isa) file = occupancy::hip_vgpr_file({6, 2}, *isa, arch->wave_size, why_not);
+    std::optional<occupancy::HipAmdModel> hip62;
+    if (file) hip62 = occupancy::HipAmdModel{*isa, arch->wave_size, *file};
 
     hl::ResultTable table(
         "compiler_occupancy." + target,
-        hl::format("{} ({}): the compiler's answers and the calculator's", target, arch->gpus),
+        hl::format("{} ({}): the compiler's answers and the model's", target, arch->gpus),
         {"kernel", "source", "SGPRs", "VGPRs", "AGPRs", "LDS bytes", "largest block",
-         "waves/SIMD compiler", "waves/SIMD calculator", "blocks at largest, compiler",
-         "blocks at largest, calculator", "HIP at 256", "hardware at 256", "agree"});
+         "waves/SIMD compiler", "waves/SIMD model", "blocks at largest, compiler",
+         "blocks at largest, model", "hardware at 256", "HIP 6.2 at 256", "agree"});
     int checks = 0, failures = 0;
     std::string first_failure;
     for (const auto& [symbol, k] : kernels) {
@@ -193,20 +194,22 @@ int main(int argc, char** argv) {
       if (!k.has_metadata || k.compiler_waves < 0) {
         throw BadInput(name + " in " + k.source + ": no occupancy remark or no metadata");
       }
-      const occupancy::KernelResources& r = k.resources;
+      const co::KernelResources& r = k.resources;
       const int largest = r.max_flat_workgroup_size;
-      const int waves_per_block = occupancy::ceil_div(largest, arch->wave_size);
-      const int waves = occupancy::compiler_waves_per_simd(*arch, r);
-      std::optional<int> blocks_compiler, blocks_calculator;
+      const int waves_per_block = co::ceil_div(largest, arch->wave_size);
+      const int waves = co::compiler_waves_per_simd(*arch, r);
+      std::optional<int> blocks_compiler, blocks_model;
       std::vector<std::string> wrong;
       if (waves != k.compiler_waves) wrong.push_back("waves per SIMD");
       if (r.lds == 0) {  // with LDS, SIMDs x waves / waves per block rounds differently
         blocks_compiler = arch->simds_per_cu * k.compiler_waves / waves_per_block;
-        blocks_calculator = occupancy::hardware_blocks_per_cu(*arch, r, largest);
-        if (*blocks_compiler != *blocks_calculator) wrong.push_back("blocks per CU");
+        const int register_waves = std::min(co::waves_by_vgprs(*arch, co::unified_vgprs(*arch, r)),
+                                            co::llvm19_waves_by_sgprs(*arch, r.sgprs));
+        blocks_model = co::blocks_per_cu(*arch, r, largest, register_waves);
+        if (*blocks_compiler != *blocks_model) wrong.push_back("blocks per CU");
         ++checks;
       }
-      if (occupancy::unified_vgprs(*arch, r) != k.vgpr_count) wrong.push_back(".vgpr_count");
+      if (co::unified_vgprs(*arch, r) != k.vgpr_count) wrong.push_back(".vgpr_count");
       if (arch->wave_size != k.wavefront_size) wrong.push_back(".wavefront_size");
       checks += 3;
       std::string detail;
@@ -215,10 +218,12 @@ int main(int argc, char** argv) {
         first_failure = hl::format("{} ({}): {}", name, k.source, detail);
       }
       const int block = std::min(256, largest);
+      std::optional<int> hip;
+      if (hip62)
+        hip = co::hip_blocks_per_cu(*hip62, *arch, r, block, co::HipSgprCharge::kGranuleOnly);
       table.row({name, k.source, r.sgprs, r.vgprs, r.agprs, static_cast<std::int64_t>(r.lds),
-                 largest, k.compiler_waves, waves, blocks_compiler, blocks_calculator,
-                 runtime.predict(r, block, 0).blocks,
-                 occupancy::hardware_blocks_per_cu(*arch, r, block),
+                 largest, k.compiler_waves, waves, blocks_compiler, blocks_model,
+                 co::hardware_blocks_per_cu(*arch, r, block), hip,
                  wrong.empty() ? std::string("yes") : "NO: " + detail});
     }
     table.print(std::cout);

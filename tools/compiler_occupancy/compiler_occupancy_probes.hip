@@ -1,4 +1,4 @@
-/// \file lessons/04_occupancy/compiler_occupancy_probes.hip
+/// \file tools/compiler_occupancy/compiler_occupancy_probes.hip
 /// \brief Kernels whose resources are set on purpose, so that the compiler check
 /// (compiler_occupancy_check.hip) exercises every occupancy rule on every AMD target: a VGPR
 /// count on each side of the granules, AGPRs in the unified file, SGPRs across gfx9's table,
