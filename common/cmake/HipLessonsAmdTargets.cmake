@@ -112,6 +112,45 @@ if(HIP_LESSONS_AMD_TOOLCHAIN STREQUAL "clang")
   endif()
 endif()
 
+# The LLVM tools that read the build's code objects (the common.amd_trace_reads.* tests):
+# llvm-objdump and llvm-objcopy of the compiler's own LLVM (an older llvm-objdump cannot decode
+# newer targets), found where the compiler says it is installed ("InstalledDir" of --version:
+# /usr/lib/llvm-19/bin for clang++-19, /usr/bin with the -15 suffix for Debian's hipcc), and the
+# offload bundler the build packs them with (for clang-19 on Debian, hipcc's: same format).
+execute_process(COMMAND "${CMAKE_CXX_COMPILER}" --version OUTPUT_VARIABLE _hl_compiler_version
+                ERROR_QUIET)
+string(REGEX MATCH "clang version ([0-9]+)" _hl_match "${_hl_compiler_version}")
+set(_hl_llvm_major "${CMAKE_MATCH_1}")
+string(REGEX MATCH "InstalledDir: ([^\n]*)" _hl_match "${_hl_compiler_version}")
+set(_hl_llvm_dirs "${CMAKE_MATCH_1}")
+get_filename_component(_hl_compiler_dir "${CMAKE_CXX_COMPILER}" REALPATH)
+get_filename_component(_hl_compiler_dir "${_hl_compiler_dir}" DIRECTORY)
+list(APPEND _hl_llvm_dirs "${_hl_compiler_dir}")
+foreach(tool objdump objcopy)
+  string(TOUPPER "${tool}" upper)
+  find_program(HIP_LESSONS_AMD_${upper} NAMES llvm-${tool}-${_hl_llvm_major} llvm-${tool}
+    HINTS ${_hl_llvm_dirs} NO_DEFAULT_PATH
+    DOC "llvm-${tool} of the AMD compiler's LLVM, for the code-object checks")
+endforeach()
+if(HIP_LESSONS_AMD_TOOLCHAIN STREQUAL "clang")
+  if(_hl_own_bundler)
+    set(_hl_build_bundler "${_hl_own_bundler}")
+  else()
+    set(_hl_build_bundler "${HIP_LESSONS_OFFLOAD_BUNDLER}")
+  endif()
+  set(HIP_LESSONS_AMD_BUNDLER "${_hl_build_bundler}" CACHE FILEPATH
+      "clang-offload-bundler that reads the build's offload bundles" FORCE)
+else()
+  find_program(HIP_LESSONS_AMD_BUNDLER
+    NAMES clang-offload-bundler-${_hl_llvm_major} clang-offload-bundler
+    HINTS ${_hl_llvm_dirs} NO_DEFAULT_PATH
+    DOC "clang-offload-bundler that reads the build's offload bundles")
+endif()
+if(NOT HIP_LESSONS_AMD_OBJDUMP OR NOT HIP_LESSONS_AMD_OBJCOPY OR NOT HIP_LESSONS_AMD_BUNDLER)
+  message(STATUS "HIP lessons: no llvm-objdump, llvm-objcopy or clang-offload-bundler beside "
+                 "${CMAKE_CXX_COMPILER} (clang ${_hl_llvm_major}); common.amd_trace_reads.* skip")
+endif()
+
 # Makes <build>/amdgcn/bitcode/oclc_isa_version_<N>.bc for \p target when the installed device
 # libraries have none (clang toolchain only).
 function(_hl_amd_isa_library target)
