@@ -20,13 +20,16 @@ if [ $# -lt 7 ] || [ "$6" != "--" ]; then
 fi
 target=$1 checker=$2 objdump=$3 objcopy=$4 bundler=$5
 shift 6
-for tool in "$objdump" "$objcopy" "$bundler"; do
-  if [ -z "$tool" ] || [ ! -x "$tool" ]; then
-    echo "skipped: no usable '${tool:-(none found)}' beside the AMD compiler; configure looks for" \
-         "llvm-objdump, llvm-objcopy and clang-offload-bundler of the compiler's LLVM"
+require_tool() {
+  if [ -z "$2" ] || [ ! -x "$2" ]; then
+    echo "skipped: no $1 to read the code objects with ('$2'); configure looks for the one of" \
+         "the AMD compiler's own LLVM beside the compiler"
     exit 77
   fi
-done
+}
+require_tool llvm-objdump "$objdump"
+require_tool llvm-objcopy "$objcopy"
+require_tool clang-offload-bundler "$bundler"
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -188,7 +188,8 @@ function(_hl_amd_probe target name body ok reason)
   _hl_amd_isa_library("${target}")
   execute_process(
     COMMAND "${CMAKE_CXX_COMPILER}" ${HIP_LESSONS_AMD_CLANG_FLAGS} -x hip "--offload-arch=${target}"
-            --cuda-device-only -O1 -c "${dir}/${name}.hip" -o "${dir}/${name}-${target}.o"
+            "-I${PROJECT_SOURCE_DIR}/common/include" -std=c++17 --cuda-device-only -O1 -c
+            "${dir}/${name}.hip" -o "${dir}/${name}-${target}.o"
     RESULT_VARIABLE result OUTPUT_VARIABLE output ERROR_VARIABLE output)
   if(result EQUAL 0)
     set(${ok} TRUE PARENT_SCOPE)
@@ -203,10 +204,14 @@ function(_hl_amd_probe target name body ok reason)
   endif()
 endfunction()
 
-# A kernel with a device-library call: the target is usable at all.
-set(_hl_probe_kernel
-  "#include <hip/hip_runtime.h>\n"
-  "__global__ void probe(float* x) { x[threadIdx.x] = sinf(x[threadIdx.x]) + __smid(); }\n")
+# A kernel with a device-library call and the project's clock and unit-id reads: the target is
+# usable at all, and amd_trace_reads.hpp has its row (else the compile error names the target).
+# (One string: the pieces of a CMake list would be joined with ';'.)
+set(_hl_probe_kernel "#include <hip/hip_runtime.h>\n#include \"hip_lessons/block_trace.hpp\"\n\
+__global__ void probe(float* x) {\n\
+  x[threadIdx.x] = sinf(x[threadIdx.x]) + hip_lessons::hardware_unit_id() +\n\
+                   hip_lessons::constant_rate_clock();\n\
+}\n")
 
 # Features a target may lack with this toolchain: a kernel that uses it, and the pattern that
 # shows a source uses it (in its text or in a header it includes with quotes).
@@ -228,7 +233,7 @@ set(_hl_feature_textures_probe
   "  x[threadIdx.x] = tex1Dfetch<float>(t, threadIdx.x);\n}\n")
 
 # Probes once per compiler and request; later configures reuse the answer.
-set(_hl_request "4|${CMAKE_CXX_COMPILER}|${HIP_LESSONS_AMD_TARGETS}|${HIP_LESSONS_AMD_CLANG_FLAGS}")
+set(_hl_request "5|${CMAKE_CXX_COMPILER}|${HIP_LESSONS_AMD_TARGETS}|${HIP_LESSONS_AMD_CLANG_FLAGS}")
 if(NOT _hl_request STREQUAL "${HIP_LESSONS_AMD_TARGETS_REQUEST}")
   if(HIP_LESSONS_AMD_TARGETS STREQUAL "auto")
     set(_hl_candidates ${HIP_LESSONS_AMD_WANTED_TARGETS})
@@ -280,6 +285,32 @@ endforeach()
 if(HIP_LESSONS_AMD_TARGETS_NOT_BUILT)
   message(STATUS "HIP lessons: not built for ${HIP_LESSONS_AMD_TARGETS_NOT_BUILT}")
 endif()
+# What traces show on each target: its row of amd_trace_reads.hpp, printed by a small host
+# program built from the same header (common/cmake/describe_amd_trace_reads.cpp).
+if(NOT HIP_LESSONS_AMD_TRACE_READS_REQUEST STREQUAL _hl_request)
+  try_run(_hl_describe_run _hl_describe_compiled
+    "${CMAKE_BINARY_DIR}/CMakeFiles/hip_lessons_trace_reads"
+    "${PROJECT_SOURCE_DIR}/common/cmake/describe_amd_trace_reads.cpp"
+    CMAKE_FLAGS "-DINCLUDE_DIRECTORIES=${PROJECT_SOURCE_DIR}/common/include"
+    CXX_STANDARD 17
+    COMPILE_OUTPUT_VARIABLE _hl_describe_log
+    RUN_OUTPUT_VARIABLE _hl_describe_lines
+    ARGS ${HIP_LESSONS_AMD_TARGETS_BUILT})
+  if(NOT _hl_describe_compiled OR NOT _hl_describe_run EQUAL 0)
+    string(REGEX MATCH "error[^\n]*" _hl_describe_lines "${_hl_describe_log}")
+    set(_hl_describe_lines "could not build common/cmake/describe_amd_trace_reads.cpp: "
+                           "${_hl_describe_lines}")
+  endif()
+  set(HIP_LESSONS_AMD_TRACE_READS "${_hl_describe_lines}" CACHE INTERNAL
+      "what block traces read on each AMD target built")
+  set(HIP_LESSONS_AMD_TRACE_READS_REQUEST "${_hl_request}" CACHE INTERNAL "what was described")
+endif()
+string(REPLACE "\n" ";" _hl_describe_lines "${HIP_LESSONS_AMD_TRACE_READS}")
+foreach(line IN LISTS _hl_describe_lines)
+  if(line)
+    message(STATUS "HIP lessons: ${line}")
+  endif()
+endforeach()
 foreach(feature IN LISTS HIP_LESSONS_AMD_FEATURES)
   if(HIP_LESSONS_AMD_TARGETS_WITHOUT_${feature})
     message(STATUS "HIP lessons: sources that use ${_hl_feature_${feature}_what} are not built "

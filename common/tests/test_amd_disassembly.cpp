@@ -42,21 +42,23 @@ const char* const kHip52Gfx1100 = R"(
 	s_sendmsg sendmsg(MSG_DEALLOC_VGPRS)                       // 0000000029C0: BFB60003
 )";
 
-// The project's reads on gfx942 and gfx1100.
+// The project's reads on gfx942 and gfx1100 (the clock and unit-id lines of the same kernel).
 const char* const kOwnGfx942 = R"(
 0000000000002f00 <void hip_lessons::spin_kernel<0>(double, double, long long*, hip_lessons::BlockTrace)>:
-	s_memrealtime s[4:5]
-	s_getreg_b32 s4, hwreg(HW_REG_XCC_ID, 0, 4)
-	s_getreg_b32 s5, hwreg(HW_REG_HW_ID, 13, 3)
-	s_getreg_b32 s6, hwreg(HW_REG_HW_ID, 12, 1)
-	s_getreg_b32 s7, hwreg(HW_REG_HW_ID, 8, 4)
+	s_memrealtime s[18:19]                                     // 000000002F5C: C0940480 00000000
+	s_memrealtime s[0:1]                                       // 00000000304C: C0940000 00000000
+	s_getreg_b32 s3, hwreg(HW_REG_XCC_ID, 0, 4)                // 000000003054: B8831814
+	s_getreg_b32 s4, hwreg(HW_REG_HW_ID, 13, 3)                // 000000003058: B8841344
+	s_getreg_b32 s5, hwreg(HW_REG_HW_ID, 12, 1)                // 000000003060: B8850304
+	s_getreg_b32 s6, hwreg(HW_REG_HW_ID, 8, 4)                 // 000000003078: B8861A04
 )";
 const char* const kOwnGfx1100 = R"(
-0000000000002d00 <void hip_lessons::spin_kernel<0>(double, double, long long*, hip_lessons::BlockTrace)>:
-	s_sendmsg_rtn_b64 s[4:5], sendmsg(MSG_RTN_GET_REALTIME)
-	s_getreg_b32 s4, hwreg(HW_REG_HW_ID1, 18, 3)
-	s_getreg_b32 s5, hwreg(HW_REG_HW_ID1, 16, 1)
-	s_getreg_b32 s6, hwreg(HW_REG_HW_ID1, 10, 4)
+0000000000002e00 <void hip_lessons::spin_kernel<0>(double, double, long long*, hip_lessons::BlockTrace)>:
+	s_sendmsg_rtn_b64 s[16:17], sendmsg(MSG_RTN_GET_REALTIME)  // 000000002E78: BE904D83
+	s_sendmsg_rtn_b64 s[0:1], sendmsg(MSG_RTN_GET_REALTIME)    // 000000002F8C: BE804D83
+	s_getreg_b32 s2, hwreg(HW_REG_HW_ID1, 18, 3)               // 000000002F90: B8821497
+	s_getreg_b32 s3, hwreg(HW_REG_HW_ID1, 16, 1)               // 000000002F94: B8830417
+	s_getreg_b32 s4, hwreg(HW_REG_HW_ID1, 10, 4)               // 000000002FA4: B8841A97
 )";
 
 std::vector<amd::DisassembledFunction> parse(const char* text) {

@@ -107,60 +107,61 @@ inline constexpr RegisterField kRdnaWgp{"WGP", kHwId1, "HW_REG_HW_ID1", 10, 4};
 /// CU mode only: bit 0 of SIMD_ID, the CU of the WGP the wave runs on (clr rocm-6.2.2 __smid()).
 inline constexpr RegisterField kRdnaCuOfWgp{"CU", kHwId1, "HW_REG_HW_ID1", 8, 1};
 
+}  // namespace detail
+
 /// A generation: its processors and what their traces read.
-struct Family {
-  std::array<std::string_view, 12> processors;
-  TraceReads reads;
+struct TraceReadFamily {
+  std::array<std::string_view, 12> processors;  ///< the first ones; the rest are empty
+  TraceReads reads;                             ///< in WGP mode (trace_reads() adds CU mode)
 };
 
-inline constexpr std::array<Family, 6> kFamilies{{
+/// The table (see the file comment for the sources of each field).
+inline constexpr std::array<TraceReadFamily, 6> kTraceReadFamilies{{
     {{"gfx900", "gfx902", "gfx904", "gfx906", "gfx909", "gfx90c"},
      {"gfx9 (Vega)",
       ClockRead::kSMemRealtime,
       TraceUnit::kComputeUnit,
-      {kVegaSe, kGfx9Sh, kGfx9Cu},
+      {detail::kVegaSe, detail::kGfx9Sh, detail::kGfx9Cu},
       3}},
     {{"gfx908", "gfx90a"},
      {"gfx9 (CDNA1, CDNA2)",
       ClockRead::kSMemRealtime,
       TraceUnit::kComputeUnit,
-      {kCdnaSe, kGfx9Sh, kGfx9Cu},
+      {detail::kCdnaSe, detail::kGfx9Sh, detail::kGfx9Cu},
       3}},
     {{"gfx940", "gfx941", "gfx942", "gfx950"},
      {"gfx9 (CDNA3, CDNA4)",
       ClockRead::kSMemRealtime,
       TraceUnit::kComputeUnit,
-      {kXcc, kCdnaSe, kGfx9Sh, kGfx9Cu},
+      {detail::kXcc, detail::kCdnaSe, detail::kGfx9Sh, detail::kGfx9Cu},
       4}},
     {{"gfx1010", "gfx1011", "gfx1012", "gfx1013", "gfx1030", "gfx1031", "gfx1032", "gfx1033",
       "gfx1034", "gfx1035", "gfx1036"},
      {"gfx10 (RDNA1, RDNA2)",
       ClockRead::kSMemRealtime,
       TraceUnit::kWorkgroupProcessor,
-      {kRdna2Se, kRdnaSa, kRdnaWgp},
+      {detail::kRdna2Se, detail::kRdnaSa, detail::kRdnaWgp},
       3}},
     {{"gfx1100", "gfx1101", "gfx1102", "gfx1103", "gfx1150", "gfx1151", "gfx1152", "gfx1153"},
      {"gfx11 (RDNA3)",
       ClockRead::kRealtimeMessage,
       TraceUnit::kWorkgroupProcessor,
-      {kRdna3Se, kRdnaSa, kRdnaWgp},
+      {detail::kRdna3Se, detail::kRdnaSa, detail::kRdnaWgp},
       3}},
     {{"gfx1200", "gfx1201"},
      {"gfx12 (RDNA4)",
       ClockRead::kRealtimeMessage,
       TraceUnit::kWorkgroupProcessor,
-      {kRdna3Se, kRdnaSa, kRdnaWgp},
+      {detail::kRdna3Se, detail::kRdnaSa, detail::kRdnaWgp},
       3}},
 }};
-
-}  // namespace detail
 
 /// What traces read on \p target ("gfx942", or a target id such as "gfx90a:sramecc+:xnack-",
 /// as hipDeviceProp_t::gcnArchName gives it); nothing for a target the table does not know.
 /// \p cu_mode: the code was compiled with -mcumode (gfx10 and later; gfx9 is always CU mode).
 constexpr std::optional<TraceReads> trace_reads(std::string_view target, bool cu_mode = false) {
   const std::string_view processor = target.substr(0, target.find(':'));
-  for (const detail::Family& family : detail::kFamilies) {
+  for (const TraceReadFamily& family : kTraceReadFamilies) {
     for (const std::string_view name : family.processors) {
       if (name.empty() || name != processor) continue;
       TraceReads reads = family.reads;
@@ -189,7 +190,7 @@ constexpr unsigned pack_unit_id(const TraceReads& reads,
 /// The known processors, for messages: "gfx900, gfx902, ...".
 inline std::string known_processors() {
   std::string list;
-  for (const detail::Family& family : detail::kFamilies) {
+  for (const TraceReadFamily& family : kTraceReadFamilies) {
     for (const std::string_view name : family.processors) {
       if (name.empty()) continue;
       if (!list.empty()) list += ", ";
