@@ -112,6 +112,45 @@ if(HIP_LESSONS_AMD_TOOLCHAIN STREQUAL "clang")
   endif()
 endif()
 
+# The LLVM tools that read the build's code objects (the common.amd_trace_reads.* tests):
+# llvm-objdump and llvm-objcopy of the compiler's own LLVM (an older llvm-objdump cannot decode
+# newer targets), found where the compiler says it is installed ("InstalledDir" of --version:
+# /usr/lib/llvm-19/bin for clang++-19, /usr/bin with the -15 suffix for Debian's hipcc), and the
+# offload bundler the build packs them with (for clang-19 on Debian, hipcc's: same format).
+execute_process(COMMAND "${CMAKE_CXX_COMPILER}" --version OUTPUT_VARIABLE _hl_compiler_version
+                ERROR_QUIET)
+string(REGEX MATCH "clang version ([0-9]+)" _hl_match "${_hl_compiler_version}")
+set(_hl_llvm_major "${CMAKE_MATCH_1}")
+string(REGEX MATCH "InstalledDir: ([^\n]*)" _hl_match "${_hl_compiler_version}")
+set(_hl_llvm_dirs "${CMAKE_MATCH_1}")
+get_filename_component(_hl_compiler_dir "${CMAKE_CXX_COMPILER}" REALPATH)
+get_filename_component(_hl_compiler_dir "${_hl_compiler_dir}" DIRECTORY)
+list(APPEND _hl_llvm_dirs "${_hl_compiler_dir}")
+foreach(tool objdump objcopy)
+  string(TOUPPER "${tool}" upper)
+  find_program(HIP_LESSONS_AMD_${upper} NAMES llvm-${tool}-${_hl_llvm_major} llvm-${tool}
+    HINTS ${_hl_llvm_dirs} NO_DEFAULT_PATH
+    DOC "llvm-${tool} of the AMD compiler's LLVM, for the code-object checks")
+endforeach()
+if(HIP_LESSONS_AMD_TOOLCHAIN STREQUAL "clang")
+  if(_hl_own_bundler)
+    set(_hl_build_bundler "${_hl_own_bundler}")
+  else()
+    set(_hl_build_bundler "${HIP_LESSONS_OFFLOAD_BUNDLER}")
+  endif()
+  set(HIP_LESSONS_AMD_BUNDLER "${_hl_build_bundler}" CACHE FILEPATH
+      "clang-offload-bundler that reads the build's offload bundles" FORCE)
+else()
+  find_program(HIP_LESSONS_AMD_BUNDLER
+    NAMES clang-offload-bundler-${_hl_llvm_major} clang-offload-bundler
+    HINTS ${_hl_llvm_dirs} NO_DEFAULT_PATH
+    DOC "clang-offload-bundler that reads the build's offload bundles")
+endif()
+if(NOT HIP_LESSONS_AMD_OBJDUMP OR NOT HIP_LESSONS_AMD_OBJCOPY OR NOT HIP_LESSONS_AMD_BUNDLER)
+  message(STATUS "HIP lessons: no llvm-objdump, llvm-objcopy or clang-offload-bundler beside "
+                 "${CMAKE_CXX_COMPILER} (clang ${_hl_llvm_major}); common.amd_trace_reads.* skip")
+endif()
+
 # Makes <build>/amdgcn/bitcode/oclc_isa_version_<N>.bc for \p target when the installed device
 # libraries have none (clang toolchain only).
 function(_hl_amd_isa_library target)
@@ -149,7 +188,8 @@ function(_hl_amd_probe target name body ok reason)
   _hl_amd_isa_library("${target}")
   execute_process(
     COMMAND "${CMAKE_CXX_COMPILER}" ${HIP_LESSONS_AMD_CLANG_FLAGS} -x hip "--offload-arch=${target}"
-            --cuda-device-only -O1 -c "${dir}/${name}.hip" -o "${dir}/${name}-${target}.o"
+            "-I${PROJECT_SOURCE_DIR}/common/include" -std=c++17 --cuda-device-only -O1 -c
+            "${dir}/${name}.hip" -o "${dir}/${name}-${target}.o"
     RESULT_VARIABLE result OUTPUT_VARIABLE output ERROR_VARIABLE output)
   if(result EQUAL 0)
     set(${ok} TRUE PARENT_SCOPE)
@@ -164,10 +204,14 @@ function(_hl_amd_probe target name body ok reason)
   endif()
 endfunction()
 
-# A kernel with a device-library call: the target is usable at all.
-set(_hl_probe_kernel
-  "#include <hip/hip_runtime.h>\n"
-  "__global__ void probe(float* x) { x[threadIdx.x] = sinf(x[threadIdx.x]) + __smid(); }\n")
+# A kernel with a device-library call and the project's clock and unit-id reads: the target is
+# usable at all, and amd_trace_reads.hpp has its row (else the compile error names the target).
+# (One string: the pieces of a CMake list would be joined with ';'.)
+set(_hl_probe_kernel "#include <hip/hip_runtime.h>\n#include \"hip_lessons/block_trace.hpp\"\n\
+__global__ void probe(float* x) {\n\
+  x[threadIdx.x] = sinf(x[threadIdx.x]) + hip_lessons::hardware_unit_id() +\n\
+                   hip_lessons::constant_rate_clock();\n\
+}\n")
 
 # Features a target may lack with this toolchain: a kernel that uses it, and the pattern that
 # shows a source uses it (in its text or in a header it includes with quotes).
@@ -189,7 +233,7 @@ set(_hl_feature_textures_probe
   "  x[threadIdx.x] = tex1Dfetch<float>(t, threadIdx.x);\n}\n")
 
 # Probes once per compiler and request; later configures reuse the answer.
-set(_hl_request "4|${CMAKE_CXX_COMPILER}|${HIP_LESSONS_AMD_TARGETS}|${HIP_LESSONS_AMD_CLANG_FLAGS}")
+set(_hl_request "5|${CMAKE_CXX_COMPILER}|${HIP_LESSONS_AMD_TARGETS}|${HIP_LESSONS_AMD_CLANG_FLAGS}")
 if(NOT _hl_request STREQUAL "${HIP_LESSONS_AMD_TARGETS_REQUEST}")
   if(HIP_LESSONS_AMD_TARGETS STREQUAL "auto")
     set(_hl_candidates ${HIP_LESSONS_AMD_WANTED_TARGETS})
@@ -241,6 +285,32 @@ endforeach()
 if(HIP_LESSONS_AMD_TARGETS_NOT_BUILT)
   message(STATUS "HIP lessons: not built for ${HIP_LESSONS_AMD_TARGETS_NOT_BUILT}")
 endif()
+# What traces show on each target: its row of amd_trace_reads.hpp, printed by a small host
+# program built from the same header (common/cmake/describe_amd_trace_reads.cpp).
+if(NOT HIP_LESSONS_AMD_TRACE_READS_REQUEST STREQUAL _hl_request)
+  try_run(_hl_describe_run _hl_describe_compiled
+    "${CMAKE_BINARY_DIR}/CMakeFiles/hip_lessons_trace_reads"
+    "${PROJECT_SOURCE_DIR}/common/cmake/describe_amd_trace_reads.cpp"
+    CMAKE_FLAGS "-DINCLUDE_DIRECTORIES=${PROJECT_SOURCE_DIR}/common/include"
+    CXX_STANDARD 17
+    COMPILE_OUTPUT_VARIABLE _hl_describe_log
+    RUN_OUTPUT_VARIABLE _hl_describe_lines
+    ARGS ${HIP_LESSONS_AMD_TARGETS_BUILT})
+  if(NOT _hl_describe_compiled OR NOT _hl_describe_run EQUAL 0)
+    string(REGEX MATCH "error[^\n]*" _hl_describe_lines "${_hl_describe_log}")
+    set(_hl_describe_lines "could not build common/cmake/describe_amd_trace_reads.cpp: "
+                           "${_hl_describe_lines}")
+  endif()
+  set(HIP_LESSONS_AMD_TRACE_READS "${_hl_describe_lines}" CACHE INTERNAL
+      "what block traces read on each AMD target built")
+  set(HIP_LESSONS_AMD_TRACE_READS_REQUEST "${_hl_request}" CACHE INTERNAL "what was described")
+endif()
+string(REPLACE "\n" ";" _hl_describe_lines "${HIP_LESSONS_AMD_TRACE_READS}")
+foreach(line IN LISTS _hl_describe_lines)
+  if(line)
+    message(STATUS "HIP lessons: ${line}")
+  endif()
+endforeach()
 foreach(feature IN LISTS HIP_LESSONS_AMD_FEATURES)
   if(HIP_LESSONS_AMD_TARGETS_WITHOUT_${feature})
     message(STATUS "HIP lessons: sources that use ${_hl_feature_${feature}_what} are not built "

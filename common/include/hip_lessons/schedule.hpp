@@ -28,7 +28,7 @@ struct TracedBlock {
   int launch = 0;       ///< which launch of the run it belongs to (0, 1, ...)
   int stream = 0;       ///< the stream it was launched on, as the lesson numbers them
   unsigned block = 0;   ///< blockIdx.x
-  unsigned unit = 0;    ///< __smid(): the SM on NVIDIA, a hardware CU id on AMD
+  unsigned unit = 0;    ///< hardware_unit_id(): the SM on NVIDIA, a CU or WGP id on AMD
   double start_us = 0;  ///< microseconds from the run's first block start
   double end_us = 0;
 };
