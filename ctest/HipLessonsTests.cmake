@@ -317,3 +317,8 @@ endfunction()
 hip_lessons_add_test(NAME repo.test_labels
   COMMAND ${CMAKE_CURRENT_LIST_DIR}/check-test-labels.py ${CMAKE_CTEST_COMMAND} ${CMAKE_BINARY_DIR}
   LABELS unit TIMEOUT 60)
+# ctest/quickstart.sh raises privileges only to install packages, and never builds under sudo
+# (stand-ins for cmake, apt-get and sudo: nothing is installed).
+hip_lessons_add_test(NAME repo.quickstart_install
+  COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/expect-quickstart-install.sh ${CMAKE_SOURCE_DIR}
+  LABELS unit TIMEOUT 60)
