@@ -22,6 +22,7 @@
 #                                                 compiled-in thresholds (SPEED_ARGS: sizes,
 #                                                 repeats)
 #         lessonNN.bench          gpu           : a short Google Benchmark smoke run
+#         lessonNN.bench_help     unit          : the benchmark binary's --help, without a GPU
 #         lessonNN.bad_input.*    unit          : every bad argument exits 2 with a message
 #         lessonNN.help_defaults  unit          : --help shows the thresholds CMake configured
 #         lessonNN.environment.*  gpu           : a malformed environment warns or skips,
@@ -277,6 +278,11 @@ function(hip_lessons_add_lesson)
               --benchmark_out=${CMAKE_BINARY_DIR}/results/${target}_bench.json
               --benchmark_out_format=json
       LABELS gpu ${lesson} GPU TIMEOUT ${ARG_TIMEOUT})
+    # --help is answered on every machine, before the binary looks for a GPU.
+    hip_lessons_add_test(NAME ${lesson}.bench_help
+      COMMAND bash ${HIP_LESSONS_EXPECT_EXIT} 0 --output "--benchmark_filter" --
+              $<TARGET_FILE:${target}_bench> --help
+      LABELS unit ${lesson} TIMEOUT 60)
   endif()
 endfunction()
 
@@ -322,3 +328,16 @@ hip_lessons_add_test(NAME repo.test_labels
 hip_lessons_add_test(NAME repo.quickstart_install
   COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/expect-quickstart-install.sh ${CMAKE_SOURCE_DIR}
   LABELS unit TIMEOUT 60)
+# ctest/gpu-report.sh answers --help, and refuses a bad argument (exit 2) before it runs or
+# creates anything.
+hip_lessons_add_test(NAME repo.gpu_report.help
+  COMMAND bash ${HIP_LESSONS_EXPECT_EXIT} 0 --output "^ +ctest/gpu-report.sh OUTDIR" --
+          bash ${CMAKE_CURRENT_LIST_DIR}/gpu-report.sh --help
+  LABELS unit TIMEOUT 60)
+foreach(case IN ITEMS "option_for_folder;--skip-bench" "no_value;report;--speed-runs"
+                      "bad_platform;report;--platform;rocm")
+  list(POP_FRONT case case_name)
+  hip_lessons_add_test(NAME repo.gpu_report.bad_input.${case_name}
+    COMMAND bash ${HIP_LESSONS_EXPECT_EXIT} 2 -- bash ${CMAKE_CURRENT_LIST_DIR}/gpu-report.sh ${case}
+    LABELS unit TIMEOUT 60)
+endforeach()
