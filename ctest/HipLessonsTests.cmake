@@ -341,3 +341,9 @@ foreach(case IN ITEMS "option_for_folder;--skip-bench" "no_value;report;--speed-
     COMMAND bash ${HIP_LESSONS_EXPECT_EXIT} 2 -- bash ${CMAKE_CURRENT_LIST_DIR}/gpu-report.sh ${case}
     LABELS unit TIMEOUT 60)
 endforeach()
+# The commands README.md and CONTRIBUTING.md print run as printed from a fresh clone (scripts
+# inside the repository, executable where they are the command), and the sections of
+# CONTRIBUTING.md that scripts cite exist.
+hip_lessons_add_test(NAME repo.documented_commands
+  COMMAND ${CMAKE_CURRENT_LIST_DIR}/check-documented-commands.py ${CMAKE_SOURCE_DIR}
+  LABELS unit TIMEOUT 60)

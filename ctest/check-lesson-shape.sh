@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Checks the shape every lesson keeps (CONTRIBUTING.md, "The lesson shape"):
+# Checks the shape every lesson keeps (CONTRIBUTING.md, "Adding a lesson"):
 #   - lessons/NN_*/main.hip has at most 350 lines;
 #   - no main.hip builds a table cell by hand (std::to_string(, hl::fixed(, add_row():
 #     tables are hl::ResultTable, text is hl::format;
