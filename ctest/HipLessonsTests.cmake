@@ -25,6 +25,7 @@
 #         lessonNN.bench_help     unit          : the benchmark binary's --help, without a GPU
 #         lessonNN.bad_input.*    unit          : every bad argument exits 2 with a message
 #         lessonNN.help_defaults  unit          : --help shows the thresholds CMake configured
+#         lessonNN.help_width     unit          : every line of --help within 100 columns
 #         lessonNN.environment.*  gpu           : a malformed environment warns or skips,
 #                                                 never crashes
 #         lessonNN.sanitize.*     sanitize, gpu : compute-sanitizer on SANITIZE_ARGS (default
@@ -194,6 +195,9 @@ function(hip_lessons_add_lesson)
               $<TARGET_FILE:${target}> ${help_expectations}
       LABELS unit ${lesson} TIMEOUT 60)
   endif()
+  hip_lessons_add_test(NAME ${lesson}.help_width
+    COMMAND bash ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/expect-help-width.sh $<TARGET_FILE:${target}>
+    LABELS unit ${lesson} TIMEOUT 60)
   file(APPEND "${HIP_LESSONS_LESSON_MANIFEST}"
     "${ARG_NUMBER}_${ARG_NAME}\t${CMAKE_BINARY_DIR}/bin/${target}\t${ARG_TOUR_ARGS}\n")
 
