@@ -290,6 +290,12 @@ int LessonCli::parse(int argc, const char* const* argv) {
     s.app.parse(argc, argv);
   } catch (const CLI::CallForHelp& help) {
     return s.app.exit(help);
+  } catch (const CLI::ArgumentMismatch& error) {
+    // CLI11 says "--size: 1 required N missing"; the reader needs the option and what to do.
+    const std::string what = error.what();
+    const std::string option = what.substr(0, what.find(':'));
+    if (option.rfind("--", 0) == 0) return usage(option + " needs a value" + hint);
+    return usage(what + hint);
   } catch (const CLI::ParseError& error) {
     return usage(error.what() + hint);
   }

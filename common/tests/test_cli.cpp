@@ -182,6 +182,14 @@ TEST(LessonCliTest, NamesAnUnknownOptionFirstAndSuggestsTheNearest) {
   EXPECT_EQ(parse_error(stray, {"surplus"}).rfind("error: unexpected argument 'surplus'", 0), 0u);
 }
 
+TEST(LessonCliTest, AMissingValueNamesItsOption) {
+  LessonCli alone("lesson", "test", 1024);
+  EXPECT_EQ(parse_error(alone, {"--size"}).rfind("error: --size needs a value\n", 0), 0u);
+  LessonCli last("lesson", "test", 1024);
+  EXPECT_EQ(
+      parse_error(last, {"--repeat", "5", "--json"}).rfind("error: --json needs a value\n", 0), 0u);
+}
+
 TEST(LessonCliTest, OnlySizeLikeOptionsListTheForms) {
   LessonCli cli("lesson", "test", 1024);
   EXPECT_NE(parse_error(cli, {"--size", "0"}).find("(forms: 4096"), std::string::npos);
