@@ -24,14 +24,15 @@ QUOTE_RULE = """\
 - Where a literal has a placeholder (`{}`, `{:.2}`, `%d`, `%s`) or ends, the quote may show a
   value there: nothing, one word (`3`, `/dev/kfd`, `nan`), followed by words that are all
   runtime words, quoted values or without letters (`main.hip:46: hipErrorOutOfMemory`,
-  `--size 'abc'`, `>= 5.00`), or the whole of another literal (a check's name). Runtime words are HIP and CUDA API and error names, source
-  locations and paths (VALUE_WORD). Other values with blanks are written `...`.
+  `--size 'abc'`, `>= 5.00`), or the whole of another literal (a check's name). Runtime words
+  are HIP and CUDA API and error names, source locations and paths (VALUE_WORD). Other values
+  with blanks are written `...`.
 - A literal counts when it has a letter (a joiner such as `": "` is a value), and each literal
   a piece uses must match at least three of its characters.
-- At least 60% of a piece's letters (runtime words aside) must come from literals, so that a literal made mostly of
-  placeholders does not print anything. A word shown as a value scores none, and neither does
-  a one-word literal (a name or a key such as `TEXT`) that follows another literal or fills a
-  placeholder."""
+- At least 60% of a piece's letters (runtime words aside) must come from literals, so that a
+  literal made mostly of placeholders does not print anything. A word shown as a value scores
+  none, and neither does a one-word literal (a name or a key such as `TEXT`) that follows
+  another literal or fills a placeholder."""
 
 SOURCE_SUFFIXES = {".hip", ".hpp", ".cpp", ".h", ".cu", ".in"}
 SCRIPT_SUFFIXES = {".sh", ".cmake"}
