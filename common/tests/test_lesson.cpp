@@ -70,7 +70,8 @@ TEST(RunLesson, WarnsAboutAMalformedEnvironmentUnlessTheLessonDiagnosesIt) {
     LessonCli cli("lesson", "test", 1024);
     testing::internal::CaptureStdout();
     const int code = run_lesson(
-        cli, 1, argv, [](Lesson& l) { l.report.check("fine", true); }, warnings);
+        cli, 1, argv, [](Lesson& l) { l.report.step(StepResult("1. A step").check("fine", true)); },
+        warnings);
     const std::string out = testing::internal::GetCapturedStdout();
     EXPECT_EQ(code, kExitPass);
     return out;
