@@ -1,27 +1,35 @@
 # Registers tests the same way for every lesson.
 #
 #   hip_lessons_add_test(NAME <name> COMMAND <cmd> [args...] LABELS <labels...>
-#                        [GPU] [TIMEOUT <seconds>])
-#       One CTest test. Exit code 77 is a skip everywhere. GPU tests take the "gpu"
-#       resource lock, so `ctest -j` never runs two of them at once.
+#                        [GPU] [TIMEOUT <seconds>] [SKIP_REGULAR_EXPRESSION <regex>])
+#       One CTest test. Exit code 77 is a skip everywhere (and so is output matching
+#       SKIP_REGULAR_EXPRESSION). GPU tests take the "gpu" resource lock, so `ctest -j` never
+#       runs two of them at once, and, unless they are unit tests (which run anywhere and use
+#       a GPU only where there is one), the label gpu: `ctest -L gpu` selects every test that
+#       needs a GPU, the speed, sanitize and profiler tests included.
 #
 #   hip_lessons_add_lesson(NUMBER <NN> NAME <name> SOURCES <files...> [TRACE]
 #                          [BENCH <file>] [CHECK_ARGS ...] [SPEED_ARGS ...]
 #                          [TOUR_ARGS ...] [TOO_LARGE_ARGS ...] [BAD_INPUT <case> "<args>" ...]
 #                          [SANITIZE_ARGS ...] [BENCH_SMOKE_ARGS ...] [TIMEOUT <seconds>])
 #       Builds bin/lessonNN_<name> (and bin/lessonNN_<name>_bench) and registers
-#         lessonNN.check      label gpu    : correctness on random inputs
-#         lessonNN.trace_file label gpu    : (TRACE) --check --trace FILE writes the Chrome
-#                                            Trace Event Format (ctest/expect-trace-file.sh)
-#         lessonNN.profiler label profiler : (TRACE, NVIDIA) the block traces agree with the
-#                                            vendor's profiler (hip_lessons_add_profiler_test)
-#         lessonNN.speed      label speed  : the declared speed checks, at their compiled-in
-#                                            thresholds (SPEED_ARGS: sizes, repeats)
-#         lessonNN.bench      label gpu    : a short Google Benchmark smoke run
-#         lessonNN.bad_input.*  label unit : every bad argument exits 2 with a message
-#         lessonNN.help_defaults label unit  : --help shows the thresholds CMake configured
-#         lessonNN.environment.* label gpu : a malformed environment warns or skips, never crashes
-#         lessonNN.sanitize.* label sanitize: compute-sanitizer on SANITIZE_ARGS (default --check)
+#         lessonNN.check          gpu           : correctness on random inputs
+#         lessonNN.trace_file     gpu           : (TRACE) --check --trace FILE writes the Chrome
+#                                                 Trace Event Format (ctest/expect-trace-file.sh)
+#         lessonNN.profiler       profiler, gpu : (TRACE, NVIDIA) the block traces agree with
+#                                                 the vendor's profiler
+#         lessonNN.speed          speed, gpu    : the declared speed checks, at their
+#                                                 compiled-in thresholds (SPEED_ARGS: sizes,
+#                                                 repeats)
+#         lessonNN.bench          gpu           : a short Google Benchmark smoke run
+#         lessonNN.bench_help     unit          : the benchmark binary's --help, without a GPU
+#         lessonNN.bad_input.*    unit          : every bad argument exits 2 with a message
+#         lessonNN.help_defaults  unit          : --help shows the thresholds CMake configured
+#         lessonNN.help_width     unit          : every line of --help within 100 columns
+#         lessonNN.environment.*  gpu           : a malformed environment warns or skips,
+#                                                 never crashes
+#         lessonNN.sanitize.*     sanitize, gpu : compute-sanitizer on SANITIZE_ARGS (default
+#                                                 --check)
 #       all with the label lessonNN. TOUR_ARGS are what ctest/quickstart.sh passes when it
 #       runs the lessons in order; BENCH_SMOKE_ARGS narrow the benchmark smoke run (a filter).
 
@@ -40,18 +48,26 @@ function(hip_lessons_add_test)
   if(NOT HIP_LESSONS_BUILD_TESTS)
     return()
   endif()
-  cmake_parse_arguments(PARSE_ARGV 0 ARG "GPU" "NAME;TIMEOUT" "COMMAND;LABELS")
+  cmake_parse_arguments(PARSE_ARGV 0 ARG "GPU" "NAME;TIMEOUT;SKIP_REGULAR_EXPRESSION"
+                        "COMMAND;LABELS")
   if(NOT ARG_NAME OR NOT ARG_COMMAND)
     message(FATAL_ERROR "hip_lessons_add_test: NAME and COMMAND are required")
   endif()
   if(NOT ARG_TIMEOUT)
     set(ARG_TIMEOUT 300)
   endif()
+  if(ARG_GPU AND NOT "unit" IN_LIST ARG_LABELS AND NOT "gpu" IN_LIST ARG_LABELS)
+    list(APPEND ARG_LABELS gpu)
+  endif()
   add_test(NAME ${ARG_NAME} COMMAND ${ARG_COMMAND})
   set_tests_properties(${ARG_NAME} PROPERTIES
     LABELS "${ARG_LABELS}" SKIP_RETURN_CODE 77 TIMEOUT ${ARG_TIMEOUT})
   if(ARG_GPU)
     set_tests_properties(${ARG_NAME} PROPERTIES RESOURCE_LOCK gpu)
+  endif()
+  if(ARG_SKIP_REGULAR_EXPRESSION)
+    set_tests_properties(${ARG_NAME} PROPERTIES
+      SKIP_REGULAR_EXPRESSION "${ARG_SKIP_REGULAR_EXPRESSION}")
   endif()
 endfunction()
 
@@ -179,6 +195,9 @@ function(hip_lessons_add_lesson)
               $<TARGET_FILE:${target}> ${help_expectations}
       LABELS unit ${lesson} TIMEOUT 60)
   endif()
+  hip_lessons_add_test(NAME ${lesson}.help_width
+    COMMAND bash ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/expect-help-width.sh $<TARGET_FILE:${target}>
+    LABELS unit ${lesson} TIMEOUT 60)
   file(APPEND "${HIP_LESSONS_LESSON_MANIFEST}"
     "${ARG_NUMBER}_${ARG_NAME}\t${CMAKE_BINARY_DIR}/bin/${target}\t${ARG_TOUR_ARGS}\n")
 
@@ -245,16 +264,14 @@ function(hip_lessons_add_lesson)
                   ${HIP_LESSONS_COMPUTE_SANITIZER} --tool ${tool} --error-exitcode 1
                   --report-api-errors no
                   $<TARGET_FILE:${target}> ${ARG_SANITIZE_ARGS})
+      set(skip_when "")
     else()
       set(command ${CMAKE_COMMAND} -E echo
                   "skipped: compute-sanitizer not found (NVIDIA only; part of the CUDA toolkit)")
+      set(skip_when "skipped: ")  # `cmake -E echo` exits 0; the missing tool is an honest skip
     endif()
     hip_lessons_add_test(NAME ${lesson}.sanitize.${tool} COMMAND ${command}
-      LABELS sanitize ${lesson} GPU TIMEOUT 900)
-    if(NOT HIP_LESSONS_COMPUTE_SANITIZER)
-      # `cmake -E echo` exits 0; make the missing tool an honest skip.
-      set_tests_properties(${lesson}.sanitize.${tool} PROPERTIES SKIP_REGULAR_EXPRESSION "skipped: ")
-    endif()
+      LABELS sanitize ${lesson} GPU TIMEOUT 900 SKIP_REGULAR_EXPRESSION "${skip_when}")
   endforeach()
 
   if(ARG_BENCH AND HIP_LESSONS_BUILD_BENCHMARKS)
@@ -265,6 +282,11 @@ function(hip_lessons_add_lesson)
               --benchmark_out=${CMAKE_BINARY_DIR}/results/${target}_bench.json
               --benchmark_out_format=json
       LABELS gpu ${lesson} GPU TIMEOUT ${ARG_TIMEOUT})
+    # --help is answered on every machine, before the binary looks for a GPU.
+    hip_lessons_add_test(NAME ${lesson}.bench_help
+      COMMAND bash ${HIP_LESSONS_EXPECT_EXIT} 0 --output "--benchmark_filter" --
+              $<TARGET_FILE:${target}_bench> --help
+      LABELS unit ${lesson} TIMEOUT 60)
   endif()
 endfunction()
 
@@ -299,3 +321,33 @@ function(hip_lessons_threshold name flag nvidia_default amd_default)
     set_property(DIRECTORY APPEND PROPERTY HIP_LESSONS_THRESHOLDS "${name}" "${flag}")
   endif()
 endfunction()
+
+# `ctest -L gpu` selects every test that needs a GPU, and every such test holds the GPU lock
+# (ctest/check-test-labels.py reads the registered tests back from CTest).
+hip_lessons_add_test(NAME repo.test_labels
+  COMMAND ${CMAKE_CURRENT_LIST_DIR}/check-test-labels.py ${CMAKE_CTEST_COMMAND} ${CMAKE_BINARY_DIR}
+  LABELS unit TIMEOUT 60)
+# ctest/quickstart.sh raises privileges only to install packages, and never builds under sudo
+# (stand-ins for cmake, apt-get and sudo: nothing is installed).
+hip_lessons_add_test(NAME repo.quickstart_install
+  COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/expect-quickstart-install.sh ${CMAKE_SOURCE_DIR}
+  LABELS unit TIMEOUT 60)
+# ctest/gpu-report.sh answers --help, and refuses a bad argument (exit 2) before it runs or
+# creates anything.
+hip_lessons_add_test(NAME repo.gpu_report.help
+  COMMAND bash ${HIP_LESSONS_EXPECT_EXIT} 0 --output "^ +ctest/gpu-report.sh OUTDIR" --
+          bash ${CMAKE_CURRENT_LIST_DIR}/gpu-report.sh --help
+  LABELS unit TIMEOUT 60)
+foreach(case IN ITEMS "option_for_folder;--skip-bench" "no_value;report;--speed-runs"
+                      "bad_platform;report;--platform;rocm")
+  list(POP_FRONT case case_name)
+  hip_lessons_add_test(NAME repo.gpu_report.bad_input.${case_name}
+    COMMAND bash ${HIP_LESSONS_EXPECT_EXIT} 2 -- bash ${CMAKE_CURRENT_LIST_DIR}/gpu-report.sh ${case}
+    LABELS unit TIMEOUT 60)
+endforeach()
+# The commands README.md and CONTRIBUTING.md print run as printed from a fresh clone (scripts
+# inside the repository, executable where they are the command), and the sections of
+# CONTRIBUTING.md that scripts cite exist.
+hip_lessons_add_test(NAME repo.documented_commands
+  COMMAND ${CMAKE_CURRENT_LIST_DIR}/check-documented-commands.py ${CMAKE_SOURCE_DIR}
+  LABELS unit TIMEOUT 60)

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Checks the shape every lesson keeps (CONTRIBUTING.md, "The lesson shape"):
+# Checks the shape every lesson keeps (CONTRIBUTING.md, "Adding a lesson"):
 #   - lessons/NN_*/main.hip has at most 350 lines;
 #   - no main.hip builds a table cell by hand (std::to_string(, hl::fixed(, add_row():
 #     tables are hl::ResultTable, text is hl::format;
 #   - every lesson has a row in README.md's and docs/mainpage.md's lesson tables;
 #   - every header of common/include/hip_lessons is used by at least two lessons, directly or
-#     through another common header (common/ holds only what lessons share).
+#     through another common header (common/ holds only what lessons share);
+#   - the GPU helpers (device.hpp, timing.hpp, buffers.hpp, streams.hpp, hip_check.hpp) do not
+#     reach the command line or the report (cli.hpp, results.hpp, step_result.hpp, report.hpp,
+#     lesson.hpp), directly or through another common header.
 # Exit 0 when all hold, 1 listing each violation.
 #   ctest/check-lesson-shape.sh [SOURCE_DIR]
 set -euo pipefail
@@ -59,9 +62,21 @@ for path in "$common"/*.hpp; do
   [ "$count" -ge 2 ] || fail "$common/$header is used by $count lesson(s) (common/ is for what two or more share)"
 done
 
+# The layers: a GPU helper knows nothing of how results are reported.
+for helper in device.hpp timing.hpp buffers.hpp streams.hpp hip_check.hpp; do
+  reached=" $(closure "$common/$helper") "
+  for report_header in cli.hpp results.hpp step_result.hpp report.hpp lesson.hpp; do
+    case "$reached" in
+      *" $report_header "*)
+        fail "$common/$helper reaches $report_header (a GPU helper must not depend on the report)" ;;
+    esac
+  done
+done
+
 if [ $failures -gt 0 ]; then
   echo "$failures violation(s) of the lesson shape"
   exit 1
 fi
 echo "lesson shape ok: ${#lessons[@]} lessons, main.hip <= $max_lines lines, no hand-made cells," \
-  "each in the front pages' lesson tables, every common header shared"
+  "each in the front pages' lesson tables, every common header shared, GPU helpers apart from" \
+  "the report"

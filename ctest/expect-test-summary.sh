@@ -2,7 +2,8 @@
 # Test of `quickstart.sh test --no-build`'s closing line, "N passed, N failed, N skipped", with
 # a stand-in ctest (first on PATH) that prints what the CTest releases print: the 3.25 form
 # "100% tests passed, 0 tests failed out of N", the newer "100% tests passed out of N", a run
-# with failures, and a selection that matched no test. No GPU needed.
+# with failures, and a selection that matched no test; after skips, the hint that lists the
+# tests needing a GPU names the build directory. No GPU needed.
 #   expect-test-summary.sh SOURCE_DIR
 set -uo pipefail
 source_dir=${1:?usage: expect-test-summary.sh SOURCE_DIR}
@@ -35,6 +36,11 @@ skipped_list='The following tests did not run:
 	  3 - lesson01.check (Skipped)
 	  4 - lesson02.check (Skipped)'
 expect "CTest 3.25, all passed" 0 '^402 passed, 0 failed, 2 skipped$' \
+  "100% tests passed, 0 tests failed out of 404
+
+$skipped_list"
+expect "skips: the hint names the build and the gpu label" 0 \
+  "The tests that need a GPU: ctest --test-dir $scratch/build -N -L gpu\$" \
   "100% tests passed, 0 tests failed out of 404
 
 $skipped_list"

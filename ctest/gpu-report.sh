@@ -14,7 +14,14 @@
 # Speed-check stability page from this run, for this GPU (needs python3 with matplotlib:
 # apt-get install python3-matplotlib).
 set -uo pipefail
-out=${1:?usage: gpu-report.sh OUTDIR [--platform P] [--deps DIR] [--speed-runs N] [--skip-bench]}
+usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; }
+die_usage() { echo "error: $*" >&2; echo "Run '$0 --help' for the options." >&2; exit 2; }
+case "${1:-}" in
+  -h|--help) usage; exit 0 ;;
+  "") die_usage "give the output folder: gpu-report.sh OUTDIR [options]" ;;
+  -*) die_usage "the first argument is the output folder, not the option '$1'" ;;
+esac
+out=$1
 shift
 platform=auto
 deps=""
@@ -23,15 +30,22 @@ bench=1
 docs_gpu=""
 while [ $# -gt 0 ]; do
   case "$1" in
+    -h|--help) usage; exit 0 ;;
+    --platform|--deps|--speed-runs|--update-docs)
+      [ $# -ge 2 ] || die_usage "$1 needs a value" ;;&
     --platform) platform=$2; shift 2 ;;
     --deps) deps=$2; shift 2 ;;
     --speed-runs) speed_runs=$2; shift 2 ;;
     --skip-bench) bench=0; shift ;;
-    --update-docs) docs_gpu=${2:?--update-docs needs a description of the GPU}; shift 2 ;;
+    --update-docs)
+      [ -n "$2" ] || die_usage "--update-docs needs a description of the GPU"
+      docs_gpu=$2; shift 2 ;;
     --) shift; break ;;
-    *) echo "error: unknown option '$1'" >&2; exit 2 ;;
+    *) die_usage "unknown option '$1'" ;;
   esac
 done
+case "$platform" in auto|amd|nvidia) ;; *) die_usage "--platform '$platform' is not one of auto, amd, nvidia" ;; esac
+[[ "$speed_runs" =~ ^[0-9]+$ ]] || die_usage "--speed-runs '$speed_runs' is not a count (0, 1, 5, ...)"
 source_dir=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$out"
 cmake_args=("$@")

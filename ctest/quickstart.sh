@@ -16,10 +16,12 @@
 # Options may stand before or after the mode, and take --opt value or --opt=value. 'test'
 # ends with "N passed, N failed, N skipped"; a --ctest selection that matches no test fails.
 #
-# Missing Debian packages are installed only when CMake cannot find them (as root, with
-# apt-get); otherwise the exact command is printed. A host without a package registry passes
-# its dependencies with -- -DCMAKE_PREFIX_PATH=/path/to/prefix (or the CMAKE_PREFIX_PATH
-# environment variable).
+# Run it as yourself, not with sudo: the build tree is yours, so the README's next commands
+# work. Missing Debian packages are installed only when CMake cannot find them, and only that
+# step is privileged: `sudo apt-get install ...` (plain apt-get as root, in a container), or,
+# where sudo cannot ask for a password (no terminal) or with --no-install, the exact command is
+# printed instead. A host without a package registry passes its dependencies with
+# -- -DCMAKE_PREFIX_PATH=/path/to/prefix (or the CMAKE_PREFIX_PATH environment variable).
 set -euo pipefail
 
 usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; }
@@ -69,6 +71,14 @@ case "$platform" in
   *) die_usage "--platform '$platform' is not one of auto, amd, nvidia" ;;
 esac
 
+# Under sudo every file of the build would belong to root, and the README's next commands
+# (the docs, ctest --test-dir) would fail for the user with "Permission denied".
+if [ "$(id -u)" = 0 ] && [ -n "${SUDO_USER:-}" ] && [ "$SUDO_USER" != root ]; then
+  echo "error: run ctest/quickstart.sh as $SUDO_USER, without sudo: it asks sudo itself, only" \
+       "to install missing packages (as root the build tree would belong to root)" >&2
+  exit 2
+fi
+
 source_dir=$(cd "$(dirname "$0")/.." && pwd)
 has_nvcc() { command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ] || [ -n "${CUDA_PATH:-}" ]; }
 has_hipcc() { command -v hipcc >/dev/null || [ -x /opt/rocm/bin/hipcc ] || [ -n "${ROCM_PATH:-}" ]; }
@@ -84,17 +94,29 @@ fi
 build_dir=${build_dir:-$source_dir/build/$platform}
 jobs=$(nproc 2>/dev/null || echo 2)
 
-can_install() { [ "$may_install" = 1 ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; }
+# How packages get installed: as root with apt-get itself; as a user through sudo, when sudo
+# can ask for a password (a terminal) or needs none; otherwise not at all.
+as_root=()
+can_install() {
+  [ "$may_install" = 1 ] && command -v apt-get >/dev/null || return 1
+  if [ "$(id -u)" = 0 ]; then as_root=(); return 0; fi
+  command -v sudo >/dev/null || return 1
+  [ -t 0 ] || sudo -n true 2>/dev/null || return 1
+  as_root=(sudo)
+}
 apt_updated=0
 install_packages() {
   if can_install; then
-    echo "quickstart: installing: $*"
-    if [ "$apt_updated" = 0 ]; then apt-get update -qq; apt_updated=1; fi
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@"
+    echo "quickstart: installing what is missing:" \
+         "${as_root[*]:+${as_root[*]} }apt-get install --no-install-recommends $*"
+    if [ "$apt_updated" = 0 ]; then "${as_root[@]}" apt-get update -qq; apt_updated=1; fi
+    "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive \
+      apt-get install -y -qq --no-install-recommends "$@"
   else
     echo "quickstart: missing: $*" >&2
     echo "quickstart: install them with:  sudo apt-get install $*" >&2
-    echo "quickstart: (or pass a prefix that has them: -- -DCMAKE_PREFIX_PATH=...)" >&2
+    echo "quickstart: then run this command again (or pass a prefix that has them:" \
+         "-- -DCMAKE_PREFIX_PATH=...)" >&2
     exit 1
   fi
 }
@@ -123,8 +145,12 @@ if [ ${#tools[@]} -gt 0 ]; then
 fi
 
 # 2. Configure; install what CMake reports missing, then configure again.
+# Ninja when there is one, unless the build exists or the cmake arguments name a generator.
 generator=()
 if command -v ninja >/dev/null && [ ! -f "$build_dir/CMakeCache.txt" ]; then generator=(-G Ninja); fi
+for arg in ${cmake_args[@]+"${cmake_args[@]}"}; do
+  case "$arg" in -G*) generator=() ;; esac
+done
 configure() {
   cmake -S "$source_dir" -B "$build_dir" "${generator[@]}" \
     -DHIP_LESSONS_PLATFORM="$platform" ${cmake_args[@]+"${cmake_args[@]}"}
@@ -169,7 +195,8 @@ if [ "$mode" = test ]; then
   echo "$(( total - failed - skipped )) passed, $failed failed, $skipped skipped"
   if [ "$skipped" -gt 0 ]; then
     echo "quickstart: a skipped test needs what this machine lacks (a GPU, or a tool such as" \
-         "compute-sanitizer); it is never counted as passed. ctest -N -L gpu lists them."
+         "compute-sanitizer); it is never counted as passed. The tests that need a GPU:" \
+         "ctest --test-dir ${build_dir#"$PWD"/} -N -L gpu"
   fi
   exit "$code"
 fi

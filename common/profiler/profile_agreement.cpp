@@ -452,6 +452,12 @@ ProfiledTrace read_profiled_trace(const std::string& json_text) {
 int report_profiler_agreement(const std::string& json_text, Report& report,
                               const AgreementTolerance& tolerance,
                               const ProfilerCapture* profiler) {
+  StepResult step("The traced runs against the profiler's kernel records");
+  // Every way out prints what the step found.
+  const auto finish = [&](int code) {
+    report.step(step);
+    return code;
+  };
   ProfiledTrace trace = read_profiled_trace(json_text);
   if (profiler != nullptr) trace.profiler = *profiler;
   std::vector<const ClockedRun*> comparable;
@@ -464,30 +470,30 @@ int report_profiler_agreement(const std::string& json_text, Report& report,
     }
   }
   if (comparable.empty()) {
-    report.note(trace.runs.empty()
-                    ? "skipped: the trace holds no traced run"
-                    : "skipped: no traced run in this trace is on a known device clock (" +
-                          unclocked +
-                          ": rebuilt from relative times, with no device-clock origin to align "
-                          "with the profiler)");
-    return kExitSkip;
+    step.note(trace.runs.empty()
+                  ? "skipped: the trace holds no traced run"
+                  : "skipped: no traced run in this trace is on a known device clock (" +
+                        unclocked +
+                        ": rebuilt from relative times, with no device-clock origin to align "
+                        "with the profiler)");
+    return finish(kExitSkip);
   }
   if (!trace.profiler) {
-    report.check("profiler records in the trace", false,
-                 "the trace carries none: run the lesson under the recorder "
-                 "(CUDA_INJECTION64_PATH=<libhip_lessons_cupti_recorder.so>); when it was, the "
-                 "driver did not load it (its stderr line 'hip_lessons CUPTI recorder: ...' is "
-                 "missing) or it exports no " +
-                     std::string(kProfilerHandoffSymbol));
-    return kExitFail;
+    step.check("profiler records in the trace", false,
+               "the trace carries none: run the lesson under the recorder "
+               "(CUDA_INJECTION64_PATH=<libhip_lessons_cupti_recorder.so>); when it was, the "
+               "driver did not load it (its stderr line 'hip_lessons CUPTI recorder: ...' is "
+               "missing) or it exports no " +
+                   std::string(kProfilerHandoffSymbol));
+    return finish(kExitFail);
   }
   const ProfilerCapture& capture = *trace.profiler;
   if (!capture.ok()) {
-    report.note("skipped: the profiler recorded nothing here: " + capture.status);
-    return kExitSkip;
+    step.note("skipped: the profiler recorded nothing here: " + capture.status);
+    return finish(kExitSkip);
   }
   const std::string tool = short_name(capture.tool);
-  report.note(format(
+  step.note(format(
       "{}: {} kernel records on {}, {} dropped, {} without timestamps. Tolerance: a traced "
       "launch may lie {:.2} us outside its kernel (clock resolution); makespans may differ by "
       "{:.1} us + {:.1}%; a launch more than {:.1} us outside every kernel is not paired.",
@@ -500,8 +506,8 @@ int report_profiler_agreement(const std::string& json_text, Report& report,
       processes += format("{}pid {}: {} kernels{}", processes.empty() ? "" : "; ", p.pid, p.kernels,
                           p.status == "ok" ? "" : " (" + p.status + ")");
     }
-    report.note(format("The records of {} processes, the lesson's own first: {}",
-                       capture.processes.size(), processes));
+    step.note(format("The records of {} processes, the lesson's own first: {}",
+                     capture.processes.size(), processes));
   }
 
   std::vector<std::pair<std::string, std::int64_t>> offsets;
@@ -538,20 +544,20 @@ int report_profiler_agreement(const std::string& json_text, Report& report,
                  static_cast<double>(l.end_ns - l.start_ns) / 1000.0, std::nullopt, std::nullopt,
                  std::nullopt});
     }
-    report.table(pairs);
+    step.table(pairs);
     if (a.offset_ns) {
       offsets.emplace_back(run->name, *a.offset_ns);
-      report.note(format(
-          "offset {} clock - device clock: {:.3} us; {}{}", tool,
-          static_cast<double>(*a.offset_ns) / 1000.0,
-          a.outside_ns > 0 ? format("the worst launch lies {:.3} us outside its kernel at that "
+      step.note(format("offset {} clock - device clock: {:.3} us; {}{}", tool,
+                       static_cast<double>(*a.offset_ns) / 1000.0,
+                       a.outside_ns > 0
+                           ? format("the worst launch lies {:.3} us outside its kernel at that "
                                     "offset",
                                     a.outside_ns / 1000.0)
                            : std::string("every launch lies inside its kernel at that offset"),
-          a.host_read_after_ns
-              ? format("; the schedule was read {:.1} us after the last kernel ended",
-                       *a.host_read_after_ns / 1000.0)
-              : std::string()));
+                       a.host_read_after_ns
+                           ? format("; the schedule was read {:.1} us after the last kernel ended",
+                                    *a.host_read_after_ns / 1000.0)
+                           : std::string()));
     }
     if (!a.others.empty()) {
       std::string names;
@@ -559,17 +565,17 @@ int report_profiler_agreement(const std::string& json_text, Report& report,
         names += format("{}{} on {} stream {}", i == 0 ? "" : "; ", a.others[i].name, tool,
                         a.others[i].stream);
       }
-      report.note(
+      step.note(
           format("{} untraced kernel(s) started while the run's kernels ran (the trace "
                  "cannot see them; they are not in the peak): {}{}",
                  a.others.size(), names, a.others.size() > 3 ? "; ..." : ""));
     }
     for (const AgreementCheck& c : agreement_checks(a, tolerance)) {
-      report.check(c.name, c.passed, c.detail);
+      step.check(c.name, c.passed, c.detail);
     }
   }
   if (!unclocked.empty()) {
-    report.note("not compared (no device-clock origin: rebuilt from relative times): " + unclocked);
+    step.note("not compared (no device-clock origin: rebuilt from relative times): " + unclocked);
   }
   if (offsets.size() > 1) {
     std::string drift;
@@ -577,16 +583,17 @@ int report_profiler_agreement(const std::string& json_text, Report& report,
       drift += format("{}'{}' {:.3}", drift.empty() ? "" : ", ", name,
                       static_cast<double>(offset - offsets.front().second) / 1000.0);
     }
-    report.note("The offset per run, from the first run's (us): " + drift);
+    step.note("The offset per run, from the first run's (us): " + drift);
   }
   if (!offsets.empty() && capture.realtime_minus_host_clock_ns) {
-    report.note(format(
+    step.note(format(
         "Device clock minus CLOCK_REALTIME: {:.3} us (from the first run's offset and the "
         "recorder's reading of CLOCK_REALTIME - {})",
         static_cast<double>(-(offsets.front().second + *capture.realtime_minus_host_clock_ns)) /
             1000.0,
         capture.host_clock));
   }
+  report.step(step);
   return report.failures() == 0 ? kExitPass : kExitFail;
 }
 

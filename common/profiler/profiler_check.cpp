@@ -65,7 +65,7 @@ int main(int argc, char** argv) {
     std::cerr << "error: cannot read " << trace_path << '\n';
     return hl::kExitFail;
   }
-  hl::Report report("profiler agreement", std::cout, hl::Mode::kCheck);
+  hl::Report report("profiler agreement", std::cout, hl::Mode::kTour);  // tables and notes shown
   std::cout << "Block trace against the profiler: " << trace_path << '\n';
   try {
     std::optional<hl::ProfilerCapture> csv;

@@ -19,20 +19,42 @@ namespace hip_lessons {
 
 namespace {
 
-const std::string kSizeForms = " (forms: 4096, 64K, 16M, 1G, 2^28)";
-
-// CLI11 prints each option's name in a column this wide and its help beside it.
+// CLI11 prints an option's help from this column on (its default, set here to rely on it).
 constexpr std::size_t kHelpColumn = 30;
 
-// \p text broken at spaces into lines of at most \p width columns, joined by '\n' (CLI11
-// indents the lines after a '\n' to the help column), so --help fits kTextWidth columns.
-std::string help_lines(const std::string& text, std::size_t width = kTextWidth - kHelpColumn) {
-  std::string joined;
-  for (const std::string& line : wrap_text(text, width)) {
-    joined += (joined.empty() ? "" : "\n") + line;
+// The forms of a size a message offers: only those the lesson's cap accepts, so that a reader
+// is never offered a value the lesson then refuses.
+std::string size_forms(std::int64_t max) {
+  const std::pair<const char*, std::int64_t> forms[] = {
+      {"4096", 4096}, {"64K", 1 << 16}, {"16M", 1 << 24}, {"1G", 1 << 30}, {"2^28", 1 << 28}};
+  std::string list;
+  for (const auto& [text, value] : forms) {
+    if (value <= max) list += (list.empty() ? "" : ", ") + std::string(text);
   }
-  return joined;
+  if (max < (1 << 28)) {  // a power of two within the cap, in place of 2^28
+    const int power = std::ilogb(static_cast<double>(max));
+    list += (list.empty() ? "" : ", ") + ("2^" + std::to_string(power));
+  }
+  return "forms: " + list;
 }
+
+// \p text broken at spaces into lines of at most \p width columns, each paragraph on its own.
+std::string wrapped(const std::string& text, std::size_t width) {
+  std::string out;
+  std::size_t begin = 0;
+  while (begin <= text.size()) {
+    const std::size_t end = std::min(text.find('\n', begin), text.size());
+    for (const std::string& line : wrap_text(text.substr(begin, end - begin), width)) {
+      out += (out.empty() ? "" : "\n") + line;
+    }
+    begin = end + 1;
+  }
+  return out;
+}
+
+// An option's help, broken into lines that CLI11 indents to kHelpColumn: every line of --help
+// fits kTextWidth columns.
+std::string option_help(const std::string& text) { return wrapped(text, kTextWidth - kHelpColumn); }
 
 std::string describe_range(std::int64_t min, std::int64_t max) {
   // Powers of two as 2^N: the limits are sizes, and 2^36 reads better than digits.
@@ -89,7 +111,7 @@ std::int64_t parse_count(const std::string& option, const std::string& text, std
                          std::int64_t max, bool size_like) {
   const auto fail = [&](const std::string& why) {
     throw UsageError(option + " '" + text + "' " + why + "; expected an integer in " +
-                     describe_range(min, max) + (size_like ? kSizeForms : ""));
+                     describe_range(min, max) + (size_like ? " (" + size_forms(max) + ")" : ""));
   };
   if (text.empty()) fail("is empty");
   const bool power = text.size() > 2 && text[0] == '2' && text[1] == '^';
@@ -130,8 +152,8 @@ struct LessonCli::Impl {
   std::deque<SpeedCheck> speed_checks;   // a deque: references handed out stay valid
   std::optional<std::string> no_repeat;  // refuse_repeat()'s reason
 
-  Impl(std::string name, std::string description)
-      : app(help_lines(description, kTextWidth), name), program(std::move(name)) {
+  Impl(std::string name, const std::string& description)
+      : app(wrapped(description, kTextWidth), name), program(std::move(name)) {
     app.get_formatter()->column_width(kHelpColumn);
   }
 
@@ -140,7 +162,7 @@ struct LessonCli::Impl {
   void add(const std::string& flag, const std::string& help, const char* type,
            const std::string& shown_default, std::function<void(const std::string&)> convert) {
     auto text = std::make_shared<std::string>();
-    CLI::Option* option = app.add_option(flag, *text, help_lines(help))->type_name(type);
+    CLI::Option* option = app.add_option(flag, *text, option_help(help))->type_name(type);
     option->default_str(shown_default);
     conversions.push_back([option, text, convert = std::move(convert)] {
       if (option->count() > 0) convert(*text);
@@ -162,7 +184,9 @@ LessonCli::LessonCli(std::string program, std::string description, std::int64_t 
   Impl& s = *impl_;
   CommonOptions& o = s.options;
   o.size = default_size;
-  s.count("--size", "Problem size in elements, up to " + describe_range(1, max_size) + kSizeForms,
+  s.count("--size",
+          "Problem size in elements (" + describe_range(1, max_size) + "; " + size_forms(max_size) +
+              ")",
           o.size, 1, max_size, true);
   s.count("--repeat", "Timed repetitions per measurement (1..100000)", o.repeat, 1, 100000);
   s.add("--seed", "Seed for the random inputs (default: drawn, printed)", "N", "",
@@ -174,11 +198,11 @@ LessonCli::LessonCli(std::string program, std::string description, std::int64_t 
     check_output_path("--json", p);
     o.json_path = p;
   });
-  s.app.add_flag(
-      "--check", s.check,
-      help_lines("Correctness run: small sizes, every result validated (ctest label gpu)"));
+  s.app.add_flag("--check", s.check,
+                 option_help("Correctness run: small sizes, every result validated (ctest label "
+                             "gpu)"));
   s.app.add_flag("--speed-check", s.speed_check,
-                 help_lines("Timing-ratio checks against thresholds (ctest label speed)"));
+                 option_help("Timing-ratio checks against thresholds (ctest label speed)"));
   s.app.allow_extras();
 }
 
@@ -216,7 +240,7 @@ void LessonCli::add_text(const std::string& flag, std::string& value, const std:
 }
 
 void LessonCli::add_flag(const std::string& flag, bool& value, const std::string& help) {
-  impl_->app.add_flag(flag, value, help_lines(help));
+  impl_->app.add_flag(flag, value, option_help(help));
 }
 
 void LessonCli::add_trace_output() {
@@ -272,6 +296,12 @@ int LessonCli::parse(int argc, const char* const* argv) {
     s.app.parse(argc, argv);
   } catch (const CLI::CallForHelp& help) {
     return s.app.exit(help);
+  } catch (const CLI::ArgumentMismatch& error) {
+    // CLI11 says "--size: 1 required N missing"; the reader needs the option and what to do.
+    const std::string what = error.what();
+    const std::string option = what.substr(0, what.find(':'));
+    if (option.rfind("--", 0) == 0) return usage(option + " needs a value" + hint);
+    return usage(what + hint);
   } catch (const CLI::ParseError& error) {
     return usage(error.what() + hint);
   }

@@ -261,13 +261,13 @@ int hardware_queue_count(Platform platform) {
   return std::atoi(value);
 }
 
-bool EnvironmentVariable::applies_to(Platform platform) const {
-  return this->platform == "both" || this->platform == platform_name(platform);
+bool EnvironmentVariable::applies_to(Platform build) const {
+  return platform == "both" || platform == platform_name(build);
 }
 
-std::string EnvironmentVariable::ignored_by(Platform platform) const {
-  if (!read_at_run_time || applies_to(platform)) return "";
-  return "only the " + this->platform + " runtime reads it; this " + platform_name(platform) +
+std::string EnvironmentVariable::ignored_by(Platform build) const {
+  if (!read_at_run_time || applies_to(build)) return "";
+  return "only the " + platform + " runtime reads it; this " + platform_name(build) +
          " build ignores it" + (counterpart.empty() ? "" : " (" + counterpart + " does that here)");
 }
 

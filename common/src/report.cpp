@@ -158,24 +158,13 @@ void Report::step(const StepResult& result) {
   if (result.summary()) summary(*result.summary());
 }
 
-void Report::table(const ResultTable& table) {
-  table.print(out_);
-  data_->tables[table.name()] = to_json(table);
-}
-
-bool Report::check(const std::string& name, bool passed, const std::string& detail) {
+void Report::check(const std::string& name, bool passed, const std::string& detail) {
   std::string line = (passed ? "check   ok    " : "check   FAIL  ") + name;
   if (!detail.empty()) line += (passed ? "  (" : ": ") + detail + (passed ? ")" : "");
   print_wrapped(out_, line, 14);
   data_->checks.push_back(
       {{"name", name}, {"kind", "correctness"}, {"passed", passed}, {"detail", detail}});
   if (!passed) ++data_->failures;
-  return passed;
-}
-
-bool Report::check_match(const std::string& name, const std::optional<Mismatch>& mismatch,
-                         std::size_t count) {
-  return check(name, !mismatch, describe(mismatch, count));
 }
 
 void Report::summary(const std::string& text) { data_->summary = text; }

@@ -58,8 +58,8 @@ std::string describe(const std::optional<Mismatch>& mismatch, std::size_t count)
   std::ostringstream text;
   text.precision(9);
   text << "element " << mismatch->index << " of " << count << ": expected " << mismatch->expected
-       << ", got " << mismatch->actual << " (" << mismatch->mismatches << " element"
-       << (mismatch->mismatches == 1 ? "" : "s") << " differ)";
+       << ", got " << mismatch->actual << " (" << mismatch->mismatches
+       << (mismatch->mismatches == 1 ? " element differs)" : " elements differ)");
   return text.str();
 }
 

@@ -41,9 +41,9 @@ int main(int argc, char** argv) {
   std::size_t free_before = 0;
   bool allocated = false;
   const int code = hl::run_lesson(cli, argc, argv, [&](hl::Lesson& lesson) {
-    hl::Report& report = lesson.report;
+    hl::StepResult step("A launch that must fail");
     const hl::Device device = hl::open_device(cli.options().device);
-    for (const hl::Fact& f : device.facts()) report.fact(f.key, f.value);
+    step.facts(device.facts());
     const auto n = static_cast<std::size_t>(cli.options().size);
     hl::require_device_memory(n * sizeof(float), "--size " + std::to_string(n));
     free_before = free_device_bytes();
@@ -53,8 +53,9 @@ int main(int argc, char** argv) {
         2u * static_cast<unsigned int>(device.props.maxThreadsPerBlock);
     hipLaunchKernelGGL(fill_ones, dim3(1), dim3(too_many_threads), 0, nullptr, buffer.data(), n);
     HIP_CHECK_LAUNCH();
-    report.check(
-        "a launch of " + std::to_string(too_many_threads) + " threads per block is refused", false);
+    lesson.report.step(step.check(
+        "a launch of " + std::to_string(too_many_threads) + " threads per block is refused",
+        false));
   });
   if (!allocated) return code;  // bad input, or no GPU: nothing to check afterwards
   const std::size_t free_after = free_device_bytes();

@@ -183,6 +183,14 @@ TEST(LessonCliTest, NamesAnUnknownOptionFirstAndSuggestsTheNearest) {
   EXPECT_EQ(parse_error(stray, {"surplus"}).rfind("error: unexpected argument 'surplus'", 0), 0u);
 }
 
+TEST(LessonCliTest, AMissingValueNamesItsOption) {
+  LessonCli alone("lesson", "test", 1024);
+  EXPECT_EQ(parse_error(alone, {"--size"}).rfind("error: --size needs a value\n", 0), 0u);
+  LessonCli last("lesson", "test", 1024);
+  EXPECT_EQ(
+      parse_error(last, {"--repeat", "5", "--json"}).rfind("error: --json needs a value\n", 0), 0u);
+}
+
 TEST(LessonCliTest, OnlySizeLikeOptionsListTheForms) {
   LessonCli cli("lesson", "test", 1024);
   EXPECT_NE(parse_error(cli, {"--size", "0"}).find("(forms: 4096"), std::string::npos);
@@ -212,30 +220,74 @@ TEST(LessonCliTest, HelpShowsTypesAndDefaultsAsWritten) {
   EXPECT_EQ(help.find("0.750000"), std::string::npos) << help;
 }
 
+namespace {
+std::string help_of(LessonCli& cli) {
+  testing::internal::CaptureStdout();
+  parse(cli, {"--help"});
+  return testing::internal::GetCapturedStdout();
+}
+
+// The forms a size message offers: the list after "forms: ", up to the closing parenthesis.
+std::vector<std::string> offered_forms(const std::string& text) {
+  std::vector<std::string> forms;
+  const std::size_t begin = text.find("forms: ");
+  if (begin == std::string::npos) return forms;
+  const std::string list = text.substr(begin + 7, text.find(')', begin) - begin - 7);
+  for (std::size_t at = 0; at <= list.size();) {
+    const std::size_t comma = std::min(list.find(", ", at), list.size());
+    forms.push_back(list.substr(at, comma - at));
+    at = comma + 2;
+  }
+  return forms;
+}
+}  // namespace
+
+TEST(LessonCliTest, HelpGivesTheSizeRangeOnce) {
+  LessonCli cli("lesson", "test", 1024);
+  const std::string help = help_of(cli);
+  EXPECT_NE(help.find("Problem size in elements (1..2^36; forms: 4096, 64K, 16M, 1G, 2^28)"),
+            std::string::npos)
+      << help;
+  EXPECT_EQ(help.find("up to 1.."), std::string::npos) << help;
+}
+
+TEST(LessonCliTest, SizeFormsOfferedStayWithinTheLessonsCap) {
+  for (const std::int64_t cap : {std::int64_t{100000}, std::int64_t{1} << 30, std::int64_t{1000}}) {
+    LessonCli cli("lesson", "test", 200, cap);
+    const std::string help = help_of(cli);
+    LessonCli again("lesson", "test", 200, cap);
+    const std::string message = parse_error(again, {"--size", "0"});
+    for (const std::string& text : {help, message}) {
+      const std::vector<std::string> forms = offered_forms(text);
+      EXPECT_FALSE(forms.empty()) << text;
+      for (const std::string& form : forms) {
+        EXPECT_NO_THROW(parse_count("--size", form, 1, cap)) << form << " in: " << text;
+      }
+    }
+  }
+}
+
 TEST(LessonCliTest, HelpFitsOneHundredColumns) {
-  // A long description, a long list of choices and a long speed-check name: each line of
-  // --help stays within 100 columns, and every word is still there.
-  LessonCli cli("lesson",
-                "Lesson 99: a description long enough to need a second line in a terminal of one "
-                "hundred columns, and then some more words",
-                1 << 20, std::int64_t{1} << 36);
-  std::string choice = "auto";
-  cli.add_choice("--variable", choice, "What a --measure run is about (other platform: 77)",
+  LessonCli cli("lesson_with_a_long_name",
+                "Lesson 99: a description longer than one line of the terminal, as some lessons "
+                "have, which the help must break at a space rather than run past column 100",
+                1024);
+  std::string word = "auto";
+  cli.add_choice("--variable", word, "What a run is about (other platform: 77)",
                  {"auto", "GPU_MAX_HW_QUEUES", "CUDA_DEVICE_MAX_CONNECTIONS",
                   "HSA_ENABLE_INTERRUPT", "HSA_ENABLE_SDMA", "ROC_AQL_QUEUE_SIZE"});
-  cli.add_trace_output();
   cli.add_speed_check(
       hip_lessons::at_most("CUDA_DEVICE_MAX_CONNECTIONS default: breadth-first / ideal chain time",
-                           "--max-breadth-vs-ideal", 2.5));
-  testing::internal::CaptureStdout();
-  EXPECT_EQ(parse(cli, {"--help"}), 0);
-  const std::string help = testing::internal::GetCapturedStdout();
-  std::istringstream lines(help);
-  for (std::string line; std::getline(lines, line);) EXPECT_LE(line.size(), 100u) << line;
-  for (const char* word : {"ROC_AQL_QUEUE_SIZE", "chrome://tracing)", "ideal chain time",
-                           "--max-breadth-vs-ideal X=2.5", "some more words"}) {
-    EXPECT_NE(help.find(word), std::string::npos) << word << " missing from:\n" << help;
+                           "--max-breadth-first-ratio-with-a-long-flag-name", 1.5));
+  const std::string help = help_of(cli);
+  std::size_t lines = 0;
+  for (std::size_t at = 0; at < help.size(); ++lines) {
+    const std::size_t end = std::min(help.find('\n', at), help.size());
+    EXPECT_LE(end - at, 100u) << help.substr(at, end - at);
+    at = end + 1;
   }
+  EXPECT_GT(lines, 12u) << help;
+  EXPECT_NE(help.find("ROC_AQL_QUEUE_SIZE"), std::string::npos) << help;
 }
 
 TEST(LessonCliTest, ALessonWithNothingToRepeatRefusesRepeat) {

@@ -27,8 +27,10 @@ int run(std::vector<std::string> args, const std::function<void(Report&)>& body)
 }  // namespace
 
 TEST(RunLesson, MapsOutcomesToExitCodes) {
-  EXPECT_EQ(run({}, [](Report& r) { r.check("fine", true); }), kExitPass);
-  EXPECT_EQ(run({}, [](Report& r) { r.check("broken", false); }), kExitFail);
+  EXPECT_EQ(run({}, [](Report& r) { r.step(StepResult("1. A step").check("fine", true)); }),
+            kExitPass);
+  EXPECT_EQ(run({}, [](Report& r) { r.step(StepResult("1. A step").check("broken", false)); }),
+            kExitFail);
   EXPECT_EQ(run({}, [](Report&) { throw UsageError("bad"); }), kExitUsage);
   EXPECT_EQ(run({}, [](Report&) { throw SkipError("no GPU"); }), kExitSkip);
   EXPECT_EQ(run({},
@@ -48,7 +50,9 @@ TEST(RunLesson, BadArgumentsNeverRunTheBody) {
 
 TEST(RunLesson, WritesJsonWithTheExitCode) {
   const std::string path = ::testing::TempDir() + "run_lesson.json";
-  EXPECT_EQ(run({"--json", path}, [](Report& r) { r.check("broken", false); }), kExitFail);
+  EXPECT_EQ(run({"--json", path},
+                [](Report& r) { r.step(StepResult("1. A step").check("broken", false)); }),
+            kExitFail);
   std::ifstream in(path);
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   EXPECT_NE(text.find("\"exit_code\": 1"), std::string::npos) << text;
@@ -70,7 +74,8 @@ TEST(RunLesson, WarnsAboutAMalformedEnvironmentUnlessTheLessonDiagnosesIt) {
     LessonCli cli("lesson", "test", 1024);
     testing::internal::CaptureStdout();
     const int code = run_lesson(
-        cli, 1, argv, [](Lesson& l) { l.report.check("fine", true); }, warnings);
+        cli, 1, argv, [](Lesson& l) { l.report.step(StepResult("1. A step").check("fine", true)); },
+        warnings);
     const std::string out = testing::internal::GetCapturedStdout();
     EXPECT_EQ(code, kExitPass);
     return out;

@@ -371,7 +371,7 @@ hl::ProfilerCapture capture_for(const hl::Schedule& schedule) {
 
 int report(const std::string& json, std::string* text) {
   std::ostringstream out;
-  hl::Report r("test", out, hl::Mode::kCheck);
+  hl::Report r("test", out, hl::Mode::kTour);
   const int code = hl::report_profiler_agreement(json, r);
   *text = out.str();
   return code;
@@ -602,7 +602,7 @@ TEST(ProfiledTraceTest, ARocprofv3TraceOfTheSameRunIsCheckedTheSameWay) {
   const hl::ProfilerCapture rocprof = hl::profiler_capture_from_rocprofv3_csv(csv);
   const std::string trace = hl::chrome_trace_json({{"1 stream", schedule}}, nullptr);
   std::ostringstream out;
-  hl::Report r("test", out, hl::Mode::kCheck);
+  hl::Report r("test", out, hl::Mode::kTour);
   EXPECT_EQ(hl::report_profiler_agreement(trace, r, {}, &rocprof), hl::kExitPass) << out.str();
   EXPECT_NE(out.str().find("every traced launch is one rocprofv3 kernel"), std::string::npos)
       << out.str();

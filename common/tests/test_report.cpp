@@ -22,8 +22,7 @@ TEST(Format, FixedAndBytes) {
 TEST(ReportTest, ChecksCountFailures) {
   std::ostringstream out;
   Report r("test", out);
-  EXPECT_TRUE(r.check("good", true));
-  EXPECT_FALSE(r.check("bad", false, "because"));
+  r.step(hip_lessons::StepResult("1. Checks").check("good", true).check("bad", false, "because"));
   EXPECT_EQ(r.failures(), 1);
   const std::string text = out.str();
   EXPECT_NE(text.find("check   FAIL  bad: because"), std::string::npos) << text;
@@ -153,9 +152,11 @@ TEST(ReportTest, CheckMatchDescribesTheMismatch) {
   std::ostringstream out;
   Report r("test", out);
   hip_lessons::Mismatch m{257, 1.5, 0.0, 3};
-  EXPECT_FALSE(r.check_match("vectorAdd", m, 1000));
-  EXPECT_NE(out.str().find("element 257 of 1000"), std::string::npos);
-  EXPECT_TRUE(r.check_match("vectorAdd", std::nullopt, 1000));
+  r.step(hip_lessons::StepResult("1. Mismatch").check_match("vectorAdd", m, 1000));
+  EXPECT_NE(out.str().find("check   FAIL  vectorAdd: element 257 of 1000"), std::string::npos);
+  r.step(hip_lessons::StepResult("2. Match").check_match("vectorAdd", std::nullopt, 1000));
+  EXPECT_NE(out.str().find("check   ok    vectorAdd  (1000 elements match)"), std::string::npos);
+  EXPECT_EQ(r.failures(), 1);
 }
 
 TEST(ReportTest, WritesJsonWithNumbersAsNumbers) {
@@ -164,8 +165,8 @@ TEST(ReportTest, WritesJsonWithNumbersAsNumbers) {
   r.fact("device", "test device");
   hip_lessons::ResultTable t("variants", "Variants", {{"variant"}, {"TB/s"}});
   t.row({"float4", 4.36});
-  r.table(t);
   r.step(hip_lessons::StepResult("3. Bandwidth")
+             .table(t)
              .measurement("bandwidth_tbps", 4.2)
              .speed(hip_lessons::at_least("ratio", "--min-ratio", 1.0), 1.5));
   r.summary("4.36 TB/s");

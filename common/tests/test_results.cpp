@@ -80,8 +80,7 @@ TEST(ResultTableTest, KeepsNumbersAsNumbersInTheJson) {
   hl::Report report("test", out);
   hl::ResultTable table("sweep", "Sweep", {{"block"}, {"median", "ms", 4}, {"mode"}, {"gap"}});
   table.row({256, 0.5, "0666", std::nullopt});
-  report.table(table);
-  report.fact("runtime_version", 13000);
+  report.step(hl::StepResult("1. A step").table(table).fact("runtime_version", 13000));
   report.fact("device", "H200");
   const nlohmann::json row = written_json(report)["tables"]["sweep"][0];
   EXPECT_TRUE(row["block"].is_number_integer());
@@ -236,8 +235,10 @@ TEST(ResultTableTest, ANarrowTableIsPrintedAsItIs) {
 TEST(ReportTest, LongCheckLinesWrapUnderTheName) {
   std::ostringstream out;
   hl::Report report("test", out);
-  report.check(std::string(60, 'n'), true, std::string(50, 'd') + " and more words here");
+  report.step(
+      hl::StepResult("1. A step")
+          .check(std::string(60, 'n'), true, std::string(50, 'd') + " and more words here"));
   const std::string text = out.str();
-  EXPECT_EQ(text, "check   ok    " + std::string(60, 'n') + "\n              (" +
+  EXPECT_EQ(text, "\n1. A step\ncheck   ok    " + std::string(60, 'n') + "\n              (" +
                       std::string(50, 'd') + " and more words here)\n");
 }

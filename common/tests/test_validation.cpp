@@ -79,6 +79,8 @@ TEST(Validation, ReportsFirstMismatchAndCount) {
   EXPECT_DOUBLE_EQ(m->actual, 9.0);
   EXPECT_EQ(m->mismatches, 2u);
   EXPECT_EQ(hip_lessons::describe(m, 5), "element 2 of 5: expected 3, got 9 (2 elements differ)");
+  const auto one = first_mismatch(expected, std::vector<float>{1, 2, 3, 4, 6});
+  EXPECT_EQ(hip_lessons::describe(one, 5), "element 4 of 5: expected 5, got 6 (1 element differs)");
 }
 
 TEST(Validation, PoisonedNaNNeverMatches) {

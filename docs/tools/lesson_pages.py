@@ -11,7 +11,8 @@ A README shows code like this, so it reads well on its own:
 `refresh` copies each marked region into its README block again (after an edit of the source).
 `check` fails when a README's block differs from the marked region of the source (so the
 README cannot drift from code that compiles and is tested), when a marker does not resolve,
-or when a lesson has no README. `generate` writes one page per lesson in which each such
+when a lesson has no README, or when its Expected output does not open with a "Run it" line
+for the run shown. `generate` writes one page per lesson in which each such
 block is replaced by Doxygen's `\\snippet`, so the site shows the source itself.
 """
 import argparse
@@ -33,6 +34,9 @@ MAX_OUTPUT_WIDTH = 100
 # A README's Expected output shows a part of the run (the Results page has all of it).
 MAX_EXPECTED_LINES = 60
 EXPECTED = re.compile(r"<!-- expected-output:begin[^>]*-->\n.*?```text\n(.*?)```", re.S)
+# Before its Expected output a README says how to run the lesson: a "Run it" line naming the
+# binary where the build puts it (build/<platform>/bin), with the arguments of the run shown.
+RUN_IT = re.compile(r"## Expected output\n\n(Run it[^\n]*`build/nvidia/bin/([^`]*)`[^\n]*)\n")
 
 
 def lesson_dirs(lessons):
@@ -82,6 +86,14 @@ def check(lessons):
                             "by a fenced code block")
         if "<!-- expected-output: filled from" in text:
             problems.append(f"{readme}: Expected output still holds the placeholder")
+        run_it = RUN_IT.search(text)
+        shown = re.search(r"```text\n\$ ([^\n]*)\n", text[text.find("expected-output:begin"):])
+        if not run_it:
+            problems.append(f"{readme}: the Expected output section must open with a 'Run it' "
+                            "line that names `build/nvidia/bin/<binary> <arguments>`")
+        elif shown and run_it.group(2).split() != shown.group(1).split():
+            problems.append(f"{readme}: the 'Run it' line runs `{run_it.group(2)}`, but the "
+                            f"output shown is of `{shown.group(1).strip()}`")
         for block in EXPECTED.findall(text):
             if len(block.splitlines()) > MAX_EXPECTED_LINES:
                 problems.append(f"{readme}: Expected output has {len(block.splitlines())} lines "

@@ -17,10 +17,16 @@ import pathlib
 import re
 import sys
 
-import matplotlib
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402  (after the backend is chosen)
+def pyplot():
+    """matplotlib's pyplot with a file backend, imported when a plot is drawn: the tables and
+    their tests need no matplotlib."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt  # (after the backend is chosen)
+
+    return plt
 
 
 # Lesson 01's set-up tables describe the machine, not measurements.
@@ -128,6 +134,7 @@ def plot_benchmark(name, document, plots_dir):
     units = sorted(set(series) | set(single))
     if not units:
         return None
+    plt = pyplot()
     figure, all_axes = plt.subplots(len(units), 1, figsize=(7, 3.8 * len(units)), squeeze=False)
     for axes, unit in zip(all_axes[:, 0], units):
         if series.get(unit):
@@ -166,6 +173,8 @@ def markdown_table(rows):
             value = row.get(h, "")
             if value is None:  # a figure the row has not got (JSON null), as the lesson prints it
                 value = "-"
+            elif isinstance(value, bool):  # as the lesson prints it, not Python's True
+                value = "yes" if value else "no"
             elif isinstance(value, float):
                 value = int(value) if value.is_integer() else float(f"{value:.4g}")
             # Markdown (and Doxygen) would read "|" as a cell's end and "<uuid>" as a tag.

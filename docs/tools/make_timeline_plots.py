@@ -13,10 +13,16 @@ import json
 import pathlib
 import sys
 
-import matplotlib
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402  (after the backend is chosen)
+def pyplot():
+    """matplotlib's pyplot with a file backend, imported when a plot is drawn: the tables and
+    their tests need no matplotlib."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt  # (after the backend is chosen)
+
+    return plt
 
 # What the reader should see in each lesson's picture (its caption in the README).
 CAPTIONS = {
@@ -70,6 +76,7 @@ def plot(number, trace, path):
     span = max(ts + dur for run in runs.values() for track in run.values()
                for slices in track.values() for ts, dur, _ in slices)
     unit = ("ms", 1e3) if span >= 10000 else ("us", 1.0)
+    plt = pyplot()
     figure, axes_list = plt.subplots(len(runs), 1, figsize=(7, 1.0 + 1.3 * len(runs)),
                                      squeeze=False, sharex=True)
     for axes, (run, tracks) in zip(axes_list[:, 0], runs.items()):

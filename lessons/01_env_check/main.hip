@@ -33,21 +33,33 @@ namespace hl = hip_lessons;
 
 namespace {
 
+const hl::Platform kPlatform = hl::build_platform();  // the one this binary was built for
+
 // A problem found on the way, and what to do about it.
 struct Finding {
   std::string problem, fix;
 };
 
+// What the steps find out about this machine, for the steps after them.
+struct SetUp {
+  std::optional<hl::RuntimeVersion> runtime;  // step 2 reads this release's rules
+  int device_nodes = 0;                       // step 4 diagnoses a missing GPU by them
+  int gpus = 0;
+  std::string no_gpu;  // why there is none (step 4), for the skip
+};
+
 // 1. The runtime is what the program links; the driver is the kernel-side stack under it.
-//    Returns the runtime release (unknown when the query fails): step 2 depends on it.
-std::optional<hl::RuntimeVersion> report_versions(hl::Report& report) {
+//    The runtime release (unknown when the query fails) is what step 2 depends on.
+hl::StepResult versions(SetUp& found) {
+  hl::StepResult step("1. What this binary was built for, and which runtime and driver it finds");
   int runtime = 0, driver = 0;
   const hipError_t runtime_status = hipRuntimeGetVersion(&runtime);
   const hipError_t driver_status = hipDriverGetVersion(&driver);
-  // A failed query must not read as version 0: the table says why, the JSON has null.
+  // A failed query must not read as version 0: the table says why, the JSON has null. CUDA
+  // answers 0 with success when no driver is installed (cudaDriverGetVersion).
   const auto shown = [](hipError_t status, int version) -> hl::Cell {
-    return status == hipSuccess ? hl::Cell(version)
-                                : hl::Cell(hl::format("unavailable ({})", hipGetErrorName(status)));
+    if (status != hipSuccess) return hl::format("unavailable ({})", hipGetErrorName(status));
+    return version != 0 ? hl::Cell(version) : hl::Cell("0 (no driver installed)");
   };
 #if defined(HIP_LESSONS_HIP_ON_CUDA)
   const char* headers = " (the project's HIP-on-CUDA layer)";
@@ -60,28 +72,28 @@ std::optional<hl::RuntimeVersion> report_versions(hl::Report& report) {
             hl::format("{}.{}{}", HIP_VERSION_MAJOR, HIP_VERSION_MINOR, headers)})
       .row({"runtime version", shown(runtime_status, runtime)})
       .row({"driver version", shown(driver_status, driver)});
-  report.table(table);
-  report.fact("runtime_version", runtime_status == hipSuccess ? hl::Cell(runtime) : hl::Cell());
-  report.fact("driver_version", driver_status == hipSuccess ? hl::Cell(driver) : hl::Cell());
-  if (runtime_status != hipSuccess) return std::nullopt;
-  return hl::runtime_version_from(runtime, hl::build_platform());
+  step.table(table)
+      .fact("runtime_version", runtime_status == hipSuccess ? hl::Cell(runtime) : hl::Cell())
+      .fact("driver_version", driver_status == hipSuccess ? hl::Cell(driver) : hl::Cell());
+  if (runtime_status == hipSuccess) found.runtime = hl::runtime_version_from(runtime, kPlatform);
+  return step;
 }
 
 // 2. What a knob does, and its default, changed between releases (docs/runtime_behaviour.tsv,
 //    compiled in), so this release's rows are printed. The runtime never complains about a
 //    malformed value, so every one that is set is checked, as this release reads it.
-void report_environment(hl::Report& report, std::optional<hl::RuntimeVersion> runtime,
-                        std::vector<Finding>& findings) {
-  if (runtime) {
-    const std::string release = hl::runtime_name(*runtime, hl::build_platform());
+hl::StepResult scheduling_knobs(const SetUp& found, std::vector<Finding>& findings) {
+  hl::StepResult step("2. The scheduling knobs and variables, as this release reads them");
+  if (found.runtime) {
+    const std::string release = hl::runtime_name(*found.runtime, kPlatform);
     hl::ResultTable knobs("runtime_behaviour", "What " + release + " does with each knob",
                           {{"knob"}, {"setting"}, {"in force"}, {"what it does"}});
     for (const auto& k :
-         lesson01::knobs_in_force(lesson01::compiled_in_table(), hl::build_platform(), *runtime))
+         lesson01::knobs_in_force(lesson01::compiled_in_table(), kPlatform, *found.runtime))
       knobs.row({k.knob, k.setting, k.value, k.effect});
-    report.table(knobs);
+    step.table(knobs);
   }
-  report.note("every release: docs/pages/runtime_behaviour.md");
+  step.note("every release: docs/pages/runtime_behaviour.md");
   hl::ResultTable table("environment", "Environment variables that change scheduling",
                         {{"variable"}, {"value"}, {"platform"}, {"what it changes"}, {"status"}});
   for (const hl::EnvironmentVariable& variable : hl::scheduling_variables()) {
@@ -89,30 +101,29 @@ void report_environment(hl::Report& report, std::optional<hl::RuntimeVersion> ru
     std::string status = hl::format("unset (default {})", variable.default_value);
     if (value != nullptr) {
       const auto problem =
-          hl::check_environment_value(variable.name, value, hl::build_platform(), runtime);
+          hl::check_environment_value(variable.name, value, kPlatform, found.runtime);
       status = problem ? "INVALID: " + *problem : "valid";
       if (problem) {
         findings.push_back({hl::format("{}={}: {}", variable.name, value, *problem),
                             hl::format("correct or unset it: unset {}", variable.name)});
       }
       // A variable of the other platform is harmless, but whoever set it expected an effect.
-      const std::string ignored = variable.ignored_by(hl::build_platform());
+      const std::string ignored = variable.ignored_by(kPlatform);
       if (!ignored.empty()) status += "; " + ignored;
     }
     // Quoted, so that an empty value (it hides every GPU from CUDA) shows; unset is "-".
     const hl::Cell shown = value == nullptr ? hl::Cell() : hl::Cell(hl::format("'{}'", value));
     table.row({variable.name, shown, variable.platform, variable.meaning, status});
   }
-  report.table(table);
+  return step.table(table);
 }
 
 // The paths a shell pattern matches; none when nothing does.
 std::vector<std::string> matching_paths(const std::string& pattern) {
   std::vector<std::string> paths;
   glob_t matches{};
-  if (::glob(pattern.c_str(), 0, nullptr, &matches) == 0) {
-    for (std::size_t i = 0; i < matches.gl_pathc; ++i) paths.emplace_back(matches.gl_pathv[i]);
-  }
+  ::glob(pattern.c_str(), 0, nullptr, &matches);  // sets gl_pathc on an error too (POSIX)
+  for (std::size_t i = 0; i < matches.gl_pathc; ++i) paths.emplace_back(matches.gl_pathv[i]);
   ::globfree(&matches);
   return paths;
 }
@@ -127,8 +138,9 @@ bool user_in_group(const char* name) {
   return entry != nullptr && std::find(groups.begin(), groups.end(), entry->gr_gid) != groups.end();
 }
 
-// 3. A missing node means no driver, a closed one no permission. Returns how many exist.
-int report_device_nodes(hl::Report& report, std::vector<Finding>& findings) {
+// 3. A missing node means no driver, a closed one no permission.
+hl::StepResult device_nodes(SetUp& found, std::vector<Finding>& findings) {
+  hl::StepResult step("3. The device nodes the runtime opens, and who may open them");
 #if defined(__HIP_PLATFORM_AMD__)
   const char* const patterns[] = {"/dev/kfd", "/dev/dri/renderD*"};
   const char* other_pattern = "/dev/nvidia[0-9]*";
@@ -140,7 +152,6 @@ int report_device_nodes(hl::Report& report, std::vector<Finding>& findings) {
 #endif
   hl::ResultTable table("device_nodes", "Device nodes",
                         {{"device node"}, {"mode"}, {"this user can read+write"}});
-  int present = 0;
   for (const char* pattern : patterns) {
     const auto paths = matching_paths(pattern);
     if (paths.empty()) table.row({pattern, "missing", std::nullopt});
@@ -151,24 +162,24 @@ int report_device_nodes(hl::Report& report, std::vector<Finding>& findings) {
       std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(info.st_mode & 07777));
       const bool usable = ::access(path.c_str(), R_OK | W_OK) == 0;
       table.row({path, mode, usable});
-      ++present;
+      ++found.device_nodes;
       if (!usable) {
-        findings.push_back({hl::format("this user cannot open {}", path),
-                            "add the user to the groups that own it: sudo usermod -aG render,video "
-                            "$USER, then log in again"});
+        findings.push_back(
+            {hl::format("this user cannot open {}", path),
+             "add the user to the groups that own it: sudo usermod -aG render,video $USER, then "
+             "log in again"});
       }
     }
   }
-  report.table(table);
-  report.note(hl::format("groups: video {}, render {} (user id {})", user_in_group("video"),
-                         user_in_group("render"), ::geteuid()));
-  if (present == 0 && !matching_paths(other_pattern).empty()) {
+  step.table(table).note(hl::format("groups: video {}, render {} (user id {})",
+                                    user_in_group("video"), user_in_group("render"), ::geteuid()));
+  if (found.device_nodes == 0 && !matching_paths(other_pattern).empty()) {
     findings.push_back({hl::format("this binary was built for {} but the machine has an {} GPU",
                                    hl::kVendor, other_vendor),
                         hl::format("reconfigure with -DHIP_LESSONS_PLATFORM={}",
                                    std::string(other_vendor) == "AMD" ? "amd" : "nvidia")});
   }
-  return present;
+  return step;
 }
 
 // An attribute this runtime does not know is "unknown", not an error (HIP before 6.0 answers
@@ -183,20 +194,8 @@ hl::Cell attribute(hipDeviceAttribute_t which, int device, double per_unit = 1) 
   return per_unit == 1 ? hl::Cell(value) : hl::Cell(value / per_unit);
 }
 
-// hipDeviceAttributeNumberOfXccs exists from HIP 7.0: whether the headers have it is found out
-// at compile time (as device_clock.hpp does for the wall clock rate).
-template <class Attribute>
-constexpr auto xcc_count_attribute(int)
-    -> decltype(Attribute::hipDeviceAttributeNumberOfXccs, std::optional<Attribute>()) {
-  return Attribute::hipDeviceAttributeNumberOfXccs;
-}
-template <class Attribute>
-constexpr std::optional<Attribute> xcc_count_attribute(long) {
-  return std::nullopt;
-}
-
 // What later lessons size work by (clocks are attributes: CUDA 13 dropped them from the struct).
-void report_device(hl::Report& report, int index) {
+void describe_device(hl::StepResult& step, int index) {
   hipDeviceProp_t p{};
   HIP_CHECK(hipGetDeviceProperties(&p, index));
   const std::string cu = hl::kComputeUnitName;
@@ -224,15 +223,15 @@ void report_device(hl::Report& report, int index) {
             "kernels from different streams may overlap"})
       .row({"async copy engines", attribute(hipDeviceAttributeAsyncEngineCount, index), "",
             "copies that overlap kernels (AMD's HIP 6.0+ reports a fixed 8)"});
-#if defined(__HIP_PLATFORM_AMD__)
-  const auto xcc = xcc_count_attribute<hipDeviceAttribute_t>(0);
-  table.row({"compute dies (XCCs)", xcc ? attribute(*xcc, index) : "unknown (HIP before 7.0)", "",
+#if defined(__HIP_PLATFORM_AMD__) && HIP_VERSION_MAJOR >= 7  // the attribute is new in HIP 7.0
+  table.row({"compute dies (XCCs)", attribute(hipDeviceAttributeNumberOfXccs, index), "",
              "in this compute partition"});
+#elif defined(__HIP_PLATFORM_AMD__)
+  table.row({"compute dies (XCCs)", "unknown (HIP before 7.0)", "", "in this compute partition"});
 #else
   table.row({"compute dies (XCCs)", "not applicable (NVIDIA)", "", ""});
 #endif
-  report.table(table);
-  report.fact(hl::format("device{}", index), p.name);
+  step.table(table).fact(hl::format("device{}", index), p.name);
 }
 
 // Turns the runtime's answer to "how many devices?" into a diagnosis.
@@ -262,20 +261,22 @@ Finding diagnose_no_device(hipError_t status, int nodes) {
           "check the driver installation and the permissions listed above"};
 }
 
-// 4. A hidden GPU is a broken set-up, a machine without one is not. Returns the device count.
-int report_devices(hl::Report& report, int nodes, int chosen, std::vector<Finding>& findings) {
+// 4. A hidden GPU is a broken set-up, a machine without one is not.
+hl::StepResult devices(SetUp& found, int chosen, std::vector<Finding>& findings) {
+  hl::StepResult step("4. The devices: none and why, or what later lessons depend on");
   int count = 0;
   const hipError_t status = hipGetDeviceCount(&count);
-  report.note(hl::format("\nhipGetDeviceCount: {}, {} device(s)", hipGetErrorName(status), count));
+  step.note(hl::format("hipGetDeviceCount: {}, {} device(s)", hipGetErrorName(status), count));
   if (status != hipSuccess || count == 0) {
-    const Finding why = diagnose_no_device(status, nodes);
-    if (nodes > 0) findings.push_back(why);
-    report.note(hl::format("diagnosis: {}\n  fix: {}", why.problem, why.fix));
-    return 0;
+    const Finding why = diagnose_no_device(status, found.device_nodes);
+    if (found.device_nodes > 0) findings.push_back(why);
+    found.no_gpu = why.problem;
+    return step.note(hl::format("diagnosis: {}\n  fix: {}", why.problem, why.fix));
   }
   if (chosen >= count) throw hl::no_such_device(chosen, count);
-  for (int i = 0; i < count; ++i) report_device(report, i);
-  return count;
+  for (int i = 0; i < count; ++i) describe_device(step, i);
+  found.gpus = count;
+  return step;
 }
 
 //! [smoke_kernel]
@@ -286,8 +287,8 @@ __global__ void scale_and_add(const float* x, const float* y, float* out, float 
 //! [smoke_kernel]
 
 // 5. Known to work only once checked; the output starts as NaN, so an unwritten element fails.
-void run_smoke_kernel(hl::Report& report, const hl::CommonOptions& options,
-                      std::vector<Finding>& findings) {
+hl::StepResult smoke_kernel(const hl::CommonOptions& options, std::vector<Finding>& findings) {
+  hl::StepResult step("5. A smoke kernel, its poisoned output checked element by element");
   HIP_CHECK(hipSetDevice(options.device));
   const auto n = static_cast<int>(options.size);
   hl::require_device_memory(3 * sizeof(float) * n, hl::format("--size {}", n));
@@ -305,27 +306,25 @@ void run_smoke_kernel(hl::Report& report, const hl::CommonOptions& options,
   HIP_CHECK_LAUNCH();
   HIP_CHECK(hipDeviceSynchronize());
   // a * x + y may be fused on the device: allow a few units in the last place.
-  const bool correct =
-      report.check_match(hl::format("smoke kernel out = a*x + y on {} elements", n),
-                         hl::first_mismatch(expected, d_out.download(), hl::Tolerance{1e-6, 1e-6}),
-                         static_cast<std::size_t>(n));
-  if (!correct) {
+  const auto mismatch = hl::first_mismatch(expected, d_out.download(), hl::Tolerance{1e-6, 1e-6});
+  if (mismatch) {
     findings.push_back({"the smoke kernel computed wrong results",
                         "run compute-sanitizer / rocgdb on it; check the driver and hardware"});
   }
+  return step.check_match(hl::format("smoke kernel out = a*x + y on {} elements", n), mismatch,
+                          static_cast<std::size_t>(n));
 }
 
-// 6. Each problem is a failed check with its fix; no problem and no GPU is a skip, not a pass.
-void report_findings(hl::Report& report, const std::vector<Finding>& findings, int gpus) {
-  report.note("");
-  for (const Finding& f : findings) report.check("set-up: " + f.problem, false, "fix: " + f.fix);
+// 6. Each problem is a failed check with its fix; no problem and no GPU is a skip (main()).
+hl::StepResult problems_and_fixes(const std::vector<Finding>& findings, int gpus) {
+  hl::StepResult step("6. Every problem found, with its fix");
+  for (const Finding& f : findings) step.check("set-up: " + f.problem, false, "fix: " + f.fix);
   if (!findings.empty()) {
-    report.summary(hl::format("{} problem(s) found; fixes listed above", findings.size()));
-    return;
+    return step.summary(hl::format("{} problem(s) found; fixes listed above", findings.size()));
   }
-  if (gpus == 0) throw hl::SkipError("no GPU on this machine (diagnosis above)");
-  report.check("set-up is healthy", true);
-  report.summary(hl::format("{} GPU(s), smoke kernel correct", gpus));
+  if (gpus == 0) return step;
+  return step.check("set-up is healthy", true)
+      .summary(hl::format("{} GPU(s), smoke kernel correct", gpus));
 }
 
 }  // namespace
@@ -336,14 +335,15 @@ int main(int argc, char** argv) {
                     std::int64_t{1} << 20, std::int64_t{1} << 30);
 
   const auto story = [&](hl::Lesson& lesson) {
-    hl::Report& report = lesson.report;
+    SetUp found;
     std::vector<Finding> findings;
-    const auto runtime = report_versions(report);                                    // 1.
-    report_environment(report, runtime, findings);                                   // 2.
-    const int nodes = report_device_nodes(report, findings);                         // 3.
-    const int gpus = report_devices(report, nodes, cli.options().device, findings);  // 4.
-    if (gpus > 0) run_smoke_kernel(report, cli.options(), findings);                 // 5.
-    report_findings(report, findings, gpus);                                         // 6.
+    lesson.report.step(versions(found));                                             // 1.
+    lesson.report.step(scheduling_knobs(found, findings));                           // 2.
+    lesson.report.step(device_nodes(found, findings));                               // 3.
+    lesson.report.step(devices(found, lesson.options.device, findings));             // 4.
+    if (found.gpus > 0) lesson.report.step(smoke_kernel(lesson.options, findings));  // 5.
+    lesson.report.step(problems_and_fixes(findings, found.gpus));                    // 6.
+    if (findings.empty() && found.gpus == 0) throw hl::SkipError("no GPU: " + found.no_gpu);
   };
   // This lesson diagnoses the environment itself (step 2), so run_lesson's warnings are off.
   return hl::run_lesson(cli, argc, argv, story, hl::EnvironmentWarnings::kLeaveToLesson);

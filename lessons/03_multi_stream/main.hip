@@ -20,7 +20,7 @@
 #include "kernels.hpp"
 
 namespace hl = hip_lessons;
-namespace ms = multi_stream;
+namespace mst = multi_stream;  // kernels.hpp's names (ms means milliseconds here)
 namespace {
 
 struct Settings {  // the lesson's own options, checked by LessonCli before any GPU work
@@ -38,10 +38,10 @@ struct Run {  // what every step works with
 };
 
 // Runs `work` over `count` new worker streams on a poisoned output; checks every slot.
-std::optional<double> run_on_streams(ms::StampWork& work, std::int64_t count, const Run& r,
+std::optional<double> run_on_streams(mst::StampWork& work, std::int64_t count, const Run& r,
                                      hl::StepResult& step, hl::TracedRun* trace = nullptr) {
   const hl::RunOrTime runs = trace ? hl::RunOrTime() : r.runs;  // traces: untimed
-  ms::WorkerStreams workers(count);
+  mst::WorkerStreams workers(count);
   if (trace) {  // a 5 ms gate holds the workers until every launch is enqueued
     hipLaunchKernelGGL(hl::spin_kernel<>, dim3(1), dim3(64), 0, r.origin, 5000.0, r.ticks_per_us,
                        nullptr, hl::BlockTrace{});
@@ -52,7 +52,7 @@ std::optional<double> run_on_streams(ms::StampWork& work, std::int64_t count, co
   HIP_CHECK(hipMemsetAsync(work.out.data(), 0xFF, work.out.bytes(), r.origin));
   //! [poison_on_origin]
   const std::optional<double> ms =
-      runs.on_stream(r.origin, [&] { ms::enqueue_round_robin(work, workers, r.origin, trace); });
+      runs.on_stream(r.origin, [&] { mst::enqueue_round_robin(work, workers, r.origin, trace); });
   step.check_match(hl::format("{} kernels of {} block(s) on {} stream(s){}", work.kernels,
                               work.blocks, count, trace ? ", traced" : ""),
                    hl::first_mismatch(work.expected, work.out.download()), work.expected.size());
@@ -64,11 +64,11 @@ hl::StepResult spread_over_streams(const Run& r, const Settings& s, const hl::De
                                    const hl::SpeedCheck& one_block_check,
                                    const hl::SpeedCheck& filling_check) {
   hl::StepResult step("1. One-block kernels on 1 to 32 streams, and kernels that fill the GPU");
-  const unsigned int blocks = ms::blocks_filling_the_gpu(device.compute_units());
-  ms::StampWork small(s.kernels, s.kernel_blocks, ms::kOneBlockThreads, r.kernel_ticks,
-                      r.options.seed);
-  ms::StampWork filling(hl::per_mode<unsigned int>(r.options, s.kernels, {4}).front(), blocks,
-                        ms::kFillingThreads, r.kernel_ticks, r.options.seed + 1);
+  const unsigned int blocks = mst::blocks_filling_the_gpu(device.compute_units());
+  mst::StampWork small(s.kernels, s.kernel_blocks, mst::kOneBlockThreads, r.kernel_ticks,
+                       r.options.seed);
+  mst::StampWork filling(hl::per_mode<unsigned int>(r.options, s.kernels, {4}).front(), blocks,
+                         mst::kFillingThreads, r.kernel_ticks, r.options.seed + 1);
   hl::ResultTable table(
       "small_kernels",
       hl::format("{} us kernels of {} block(s), or GPU-filling of {}, round-robin over streams",
@@ -94,7 +94,7 @@ hl::StepResult spread_over_streams(const Run& r, const Settings& s, const hl::De
   HIP_CHECK(hipEventCreate(&start));
   HIP_CHECK(hipEventCreate(&stop));
   HIP_CHECK(hipEventRecord(start, r.origin));
-  hipLaunchKernelGGL(ms::spin_then_stamp, dim3(1), dim3(ms::kOneBlockThreads), 0, r.origin,
+  hipLaunchKernelGGL(mst::spin_then_stamp, dim3(1), dim3(mst::kOneBlockThreads), 0, r.origin,
                      std::llround(2000 * r.ticks_per_us), small.in.data(), small.out.data(), 0u,
                      hl::BlockTrace{});
   HIP_CHECK(hipGetLastError());
@@ -126,7 +126,7 @@ hl::StepResult spread_over_streams(const Run& r, const Settings& s, const hl::De
 hl::StepResult trace_the_schedule(const Run& r, const Settings& s, hl::TraceFile& traces) {
   const unsigned int kernels = 16;
   hl::StepResult step("2. The same kernels traced block by block: 1 stream against " + r.many);
-  ms::StampWork work(kernels, 1, ms::kOneBlockThreads, r.kernel_ticks, r.options.seed + 9);
+  mst::StampWork work(kernels, 1, mst::kOneBlockThreads, r.kernel_ticks, r.options.seed + 9);
   std::vector<hl::Schedule> runs;
   for (const std::int64_t count : {std::int64_t{1}, s.streams}) {
     hl::TracedRun trace(traces, count == 1 ? "1 stream" : r.many, kernels);
@@ -163,17 +163,17 @@ struct Chunking {  // one way to cut the pipeline; `key` names its time in the J
 
 // Runs the pipeline cut as `how` says from poisoned arrays (the device input too: a chunk never
 // copied in is caught) and compares every element. Returns the median ms, if timed.
-std::optional<double> run_pipeline(ms::PipelineData& p, const Chunking& how, unsigned int rounds,
+std::optional<double> run_pipeline(mst::PipelineData& p, const Chunking& how, unsigned int rounds,
                                    hipStream_t origin, const hl::RunOrTime& runs,
                                    hl::StepResult& step, const hipEvent_t* marks = nullptr) {
-  const ms::PipelineArrays a = p.arrays(how.pageable);
+  const mst::PipelineArrays a = p.arrays(how.pageable);
   HIP_CHECK(hipMemsetAsync(a.device_in, 0xFF, p.n * sizeof(std::uint32_t), origin));
   HIP_CHECK(hipMemsetAsync(a.device_out, 0xFF, p.n * sizeof(std::uint32_t), origin));
   std::fill(a.host_out, a.host_out + p.n, 0xFFFFFFFFu);
-  ms::WorkerStreams workers(how.streams);
+  mst::WorkerStreams workers(how.streams);
   const std::optional<double> ms = runs.on_stream(origin, [&] {
-    workers.fork_join(origin,
-                      [&] { ms::enqueue_pipeline(a, how.chunks, rounds, workers.streams, marks); });
+    workers.fork_join(
+        origin, [&] { mst::enqueue_pipeline(a, how.chunks, rounds, workers.streams, marks); });
   });
   const std::size_t chunk = (p.n + how.chunks - 1) / how.chunks;
   step.check_match(
@@ -186,7 +186,7 @@ std::optional<double> run_pipeline(ms::PipelineData& p, const Chunking& how, uns
 
 // The pipelined run again with events around every stage of every chunk, drawn per stream and
 // stage (first four streams): a bar runs from when its stream reached the stage to its end.
-void draw_the_pipeline(ms::PipelineData& p, const Chunking& how, unsigned int rounds,
+void draw_the_pipeline(mst::PipelineData& p, const Chunking& how, unsigned int rounds,
                        hipStream_t origin, hl::StepResult& step) {
   const std::size_t chunk = (p.n + how.chunks - 1) / how.chunks, used = (p.n + chunk - 1) / chunk;
   const std::size_t shown = std::min<std::size_t>({how.streams, used, 4});  // each has a chunk
@@ -219,12 +219,12 @@ void draw_the_pipeline(ms::PipelineData& p, const Chunking& how, unsigned int ro
 hl::StepResult overlap_copies_and_compute(std::size_t n, const Run& r, const Settings& s,
                                           const hl::SpeedCheck& check) {
   hl::StepResult step("3. Copy/compute overlap");
-  ms::PipelineData p(n, r.options.seed + 2 + n);
+  mst::PipelineData p(n, r.options.seed + 2 + n);
   const unsigned int rounds = s.rounds > 0 ? static_cast<unsigned int>(s.rounds)
                               : r.runs.timed()
-                                  ? ms::rounds_matching_the_copy(p.arrays(false), r.origin)
+                                  ? mst::rounds_matching_the_copy(p.arrays(false), r.origin)
                                   : 16;  // --check needs no balance, only some work
-  std::transform(p.input.begin(), p.input.end(), p.expected.begin(), ms::LcgJump(rounds));
+  std::transform(p.input.begin(), p.input.end(), p.expected.begin(), mst::LcgJump(rounds));
   const std::size_t c = s.chunks, k = s.pipeline_streams;
   const Chunking variants[] = {{"sequential", 1, 1, false},
                                {"chunked_one_stream", c, 1, false},
@@ -252,11 +252,11 @@ hl::StepResult overlap_copies_and_compute(std::size_t n, const Run& r, const Set
 // 4. A producer on stream A, a consumer of its output on stream B: once with B told to wait
 // (checked), once without (a race on purpose: the elements read too early are counted).
 hl::StepResult order_with_an_event(const Run& r) {
-  ms::StampWork producer(1, 256, ms::kOneBlockThreads, std::llround(500 * r.ticks_per_us),
-                         r.options.seed + 3);  // 256 one-block stamps, each after 0.5 ms
+  mst::StampWork producer(1, 256, mst::kOneBlockThreads, std::llround(500 * r.ticks_per_us),
+                          r.options.seed + 3);  // 256 one-block stamps, each after 0.5 ms
   hl::DeviceBuffer<std::uint32_t> consumed(256);
   std::vector<std::uint32_t> expected = producer.expected;
-  for (std::uint32_t& word : expected) word = ms::stamp(word, 0);
+  for (std::uint32_t& word : expected) word = mst::stamp(word, 0);
   int least = 0, greatest = 0;
   HIP_CHECK(hipDeviceGetStreamPriorityRange(&least, &greatest));
   hl::StepResult step("4. Ordering across streams with an event");
@@ -274,12 +274,12 @@ hl::StepResult order_with_an_event(const Run& r) {
     HIP_CHECK(hipMemsetAsync(producer.out.data(), 0xFF, producer.out.bytes(), a));
     HIP_CHECK(hipMemsetAsync(consumed.data(), 0xFF, consumed.bytes(), a));
     HIP_CHECK(hipStreamSynchronize(a));
-    hipLaunchKernelGGL(ms::spin_then_stamp, dim3(256), dim3(64), 0, a, producer.ticks,
+    hipLaunchKernelGGL(mst::spin_then_stamp, dim3(256), dim3(64), 0, a, producer.ticks,
                        producer.in.data(), producer.out.data(), 0, hl::BlockTrace{});
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipEventRecord(produced, a));
     if (wait) HIP_CHECK(hipStreamWaitEvent(b, produced, 0));  // the host does not block
-    hipLaunchKernelGGL(ms::spin_then_stamp, dim3(256), dim3(64), 0, b, 0LL, producer.out.data(),
+    hipLaunchKernelGGL(mst::spin_then_stamp, dim3(256), dim3(64), 0, b, 0LL, producer.out.data(),
                        consumed.data(), 0, hl::BlockTrace{});
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipStreamSynchronize(b));

@@ -74,9 +74,12 @@ void register_cases(const std::string& family, void (*run)(benchmark::State&, Va
   }
 }
 
-/// main() of every lesson's benchmark binary: exit 77 without a GPU, 2 for unknown
-/// arguments, 1 when a HIP call fails, else Google Benchmark's normal run.
+/// main() of every lesson's benchmark binary: --help and unknown arguments (exit 2) are
+/// answered on every machine, then exit 77 without a GPU, 1 when a HIP call fails, else Google
+/// Benchmark's normal run.
 inline int benchmark_main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);  // --help prints the flags and exits 0 here
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return kExitUsage;
   int count = 0;
   const hipError_t status = hipGetDeviceCount(&count);
   if (status != hipSuccess || count == 0) {
@@ -84,8 +87,6 @@ inline int benchmark_main(int argc, char** argv) {
               << (status != hipSuccess ? hipGetErrorName(status) : "0 devices") << '\n';
     return kExitSkip;
   }
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return kExitUsage;
   try {
     benchmark::RunSpecifiedBenchmarks();
   } catch (const std::exception& error) {

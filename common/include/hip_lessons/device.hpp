@@ -8,12 +8,12 @@
 #include <string>
 #include <vector>
 
-#include "hip_lessons/cli.hpp"
+#include "hip_lessons/cell.hpp"
 #include "hip_lessons/environment.hpp"
 #include "hip_lessons/errors.hpp"
 #include "hip_lessons/format.hpp"
 #include "hip_lessons/hip_check.hpp"
-#include "hip_lessons/results.hpp"
+#include "hip_lessons/options.hpp"
 
 namespace hip_lessons {
 

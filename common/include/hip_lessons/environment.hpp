@@ -47,13 +47,13 @@ struct EnvironmentVariable {
   bool read_at_run_time;      ///< false for the build-time variables (HIP_PLATFORM, paths)
   std::string counterpart;    ///< the other platform's variable for the same job, if any
 
-  /// Whether the runtime of a \p platform build reads this variable.
-  bool applies_to(Platform platform) const;
+  /// Whether the runtime of a \p build for that platform reads this variable.
+  bool applies_to(Platform build) const;
 
-  /// For a run-time variable that a \p platform build's runtime does not read, what that
-  /// means, e.g. "only the AMD runtime reads it; this NVIDIA build ignores it
+  /// For a run-time variable that the runtime of a \p build for that platform does not read,
+  /// what that means, e.g. "only the AMD runtime reads it; this NVIDIA build ignores it
   /// (CUDA_DEVICE_MAX_CONNECTIONS does that here)"; empty otherwise.
-  std::string ignored_by(Platform platform) const;
+  std::string ignored_by(Platform build) const;
 };
 
 /// The variable that sets how many hardware queues (AMD: GPU_MAX_HW_QUEUES) or connections

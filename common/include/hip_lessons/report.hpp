@@ -8,10 +8,9 @@
 
 #include <iosfwd>
 #include <memory>
-#include <optional>
 #include <string>
 
-#include "hip_lessons/cli.hpp"
+#include "hip_lessons/options.hpp"
 #include "hip_lessons/step_result.hpp"
 
 namespace hip_lessons {
@@ -50,19 +49,10 @@ class Report {
   /// setting it is a check like any other.
   void step(const StepResult& result);
 
-  /// Records a fact about the run (device name, seed, sizes) for the JSON file.
-  /// Integers stay integers in the JSON, text stays text, an empty optional is null.
+  /// Records a fact about the run (the seed, say) for the JSON file; a step's facts come with
+  /// its StepResult. Integers stay integers in the JSON, text stays text, an empty optional is
+  /// null.
   void fact(const std::string& key, const Cell& value);
-
-  /// Prints \p table and keeps it, with typed values, for the JSON file under its name.
-  void table(const ResultTable& table);
-
-  /// Records a correctness check; prints "check   ok   <name>" or "check   FAIL <name>: ...".
-  bool check(const std::string& name, bool passed, const std::string& detail = "");
-
-  /// Records a comparison against a host reference; prints the first mismatch on failure.
-  bool check_match(const std::string& name, const std::optional<Mismatch>& mismatch,
-                   std::size_t count);
 
   /// The one-line result shown by the lesson tour's summary table.
   void summary(const std::string& text);
@@ -76,6 +66,9 @@ class Report {
   void write_json(const std::string& path, int exit_code) const;
 
  private:
+  // Records a correctness check; prints "check   ok    <name>" or "check   FAIL  <name>: ...".
+  void check(const std::string& name, bool passed, const std::string& detail);
+
   struct Data;
   std::unique_ptr<Data> data_;
   std::ostream& out_;

@@ -8,15 +8,12 @@
 #pragma once
 
 #include <cstddef>
-#include <cstdint>
 #include <iosfwd>
-#include <optional>
 #include <string>
-#include <type_traits>
 #include <utility>
-#include <variant>
 #include <vector>
 
+#include "hip_lessons/cell.hpp"
 #include "hip_lessons/format.hpp"
 
 namespace hip_lessons {
@@ -32,34 +29,6 @@ struct Column {
   Column(const char* header_text) : Column(std::string(header_text)) {}  // NOLINT
   /// The header as printed and as the JSON key: "median ms".
   std::string key() const { return unit.empty() ? header : header + " " + unit; }
-};
-
-/// One value of a row: nothing (shown "-", JSON null), an integer, a real number, a yes/no,
-/// or text. Converts implicitly from those types and from std::optional of them.
-class Cell {
- public:
-  using Value = std::variant<std::nullptr_t, std::int64_t, double, bool, std::string>;
-
-  Cell() = default;
-  Cell(std::nullopt_t) {}  // NOLINT: an absent value reads as "-"
-  template <class T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>, int> = 0>
-  Cell(T value) : value_(static_cast<std::int64_t>(value)) {}  // NOLINT
-  Cell(double value) : value_(value) {}                        // NOLINT
-  Cell(float value) : value_(static_cast<double>(value)) {}    // NOLINT
-  Cell(bool value) : value_(value) {}                          // NOLINT
-  Cell(const char* text) : value_(std::string(text)) {}        // NOLINT
-  Cell(std::string text) : value_(std::move(text)) {}          // NOLINT
-  template <class T>
-  Cell(const std::optional<T>& value) {  // NOLINT
-    if (value) *this = Cell(*value);
-  }
-
-  const Value& value() const { return value_; }
-  /// The value as the terminal shows it in \p column.
-  std::string text(const Column& column) const;
-
- private:
-  Value value_;
 };
 
 /// A table of results with declared columns. Rows must have one cell per column.
@@ -86,12 +55,6 @@ class ResultTable {
   std::string title_;
   std::vector<Column> columns_;
   std::vector<std::vector<Cell>> rows_;
-};
-
-/// One named value the JSON file keeps among its facts (device name, sizes, seeds).
-struct Fact {
-  std::string key;
-  Cell value;
 };
 
 /// A picture drawn in text: a title and preformatted lines (a timeline).

@@ -15,8 +15,8 @@
 #include <utility>
 #include <vector>
 
-#include "hip_lessons/cli.hpp"
 #include "hip_lessons/hip_check.hpp"
+#include "hip_lessons/options.hpp"
 #include "hip_lessons/stats.hpp"
 #include "hip_lessons/streams.hpp"
 
