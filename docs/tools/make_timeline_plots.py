@@ -29,7 +29,7 @@ CAPTIONS = {
     "03": "the same kernels on one stream run one after another; on several streams they overlap",
     "04": "blocks of an occupancy-sized grid, by compute unit: the waves of resident blocks",
     "05": "depth-first issue through one hardware queue serializes chains; breadth-first does not",
-    "06": "a partitioned kernel's blocks stay on the units it was granted",
+    "06": "each partition's blocks stay on its units; two partitions run side by side",
     "07": "the gaps between individual launches, a graph replay and a persistent kernel",
     "08": "the victim's last launch in each setting and the aggressor blocks on its compute unit",
 }

@@ -222,8 +222,8 @@ hl::StepResult grid_from_max_blocks(const Sizing& s, occupancy::Problem& p) {
 
 // 3. Each kernel at blocks of 64..1024 threads (and --block) with 1..32 blocks per CU (and the
 // API's count): the occupancy grid should be as fast as the best, far faster than one per CU.
-hl::StepResult sweep_launches(const Sizing& s, occupancy::Problem& p, hl::SpeedCheck vs_best,
-                              hl::SpeedCheck vs_one) {
+hl::StepResult sweep_launches(const Sizing& s, occupancy::Problem& p, const hl::SpeedCheck& vs_best,
+                              const hl::SpeedCheck& vs_one) {
   hl::StepResult step("3. Block size x blocks per " + kCu + ": where the occupancy grid lands");
   for (const Kernel kernel : {Kernel::kTriad, Kernel::kFmaChain}) {
     const std::string name = occupancy::name(kernel);
@@ -257,11 +257,9 @@ hl::StepResult sweep_launches(const Sizing& s, occupancy::Problem& p, hl::SpeedC
         .measurement(name + "_one_block_per_cu" + unit, one_block_per_cu)
         .measurement(name + "_best" + unit, best);
     if (!occupancy) continue;  // untimed (timed, every launch has a rate)
-    vs_best.name = name + ": occupancy grid / best of sweep";
-    step.speed(vs_best, *occupancy / *best);
+    step.speed(vs_best, *occupancy / *best, name);
     if (!memory) continue;
-    vs_one.name = name + ": occupancy grid / one block per CU";
-    step.speed(vs_one, *occupancy / *one_block_per_cu)
+    step.speed(vs_one, *occupancy / *one_block_per_cu, name)
         .summary(hl::format("occupancy grid {} x {} (block {}): triad {:.2} TB/s = {:.2} x best, "
                             "{:.2} x one block per {}",
                             s.max_blocks, s.cus(), s.block, *occupancy, *occupancy / *best,
@@ -298,7 +296,7 @@ hl::StepResult trace_residency(hl::TraceFile& traces, const Sizing& s, occupancy
       measured = std::max(measured, most);
     if (s.limits.arch.rfind("gfx1", 0) == 0)
       step.skip(check,
-                "on RDNA __smid() names a WGP (two CUs) unless built in CU mode, and "
+                "on RDNA the traced unit is a WGP (two CUs) unless built with -mcumode, and "
                 "GPU_ENABLE_WGP_MODE changes the CUs and slots the API counts");
     else
       step.schedule_check(check, measured == predicted,
