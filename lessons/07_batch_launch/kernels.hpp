@@ -166,6 +166,10 @@ struct Geometry {
   unsigned int block, persistent_grid, cooperative_grid;
   int compute_units;
   std::string no_cooperative;
+  /// Why HIP may take a grid one block larger, where it may: on RDNA HIP 6.2 scales its
+  /// cooperative limit by the kernel's WGP or CU mode as it reads it from the code object
+  /// metadata (ROCm/clr rocm-6.2.2 hip_platform.cpp 423-428), which the occupancy API does not.
+  std::string larger_grid_may_pass;
 };
 inline Geometry geometry_for(const hl::Device& device, unsigned int block, hipStream_t stream) {
   const auto resident = [&](const void* kernel) {
@@ -173,9 +177,17 @@ inline Geometry geometry_for(const hl::Device& device, unsigned int block, hipSt
     HIP_CHECK(hipOccupancyMaxActiveBlocksPerMultiprocessor(&per_cu, kernel, block, 0));
     return static_cast<unsigned int>(per_cu * device.compute_units());
   };
-  Geometry g{block, resident(reinterpret_cast<const void*>(add_segments_persistent)), 0,
+  Geometry g{block,
+             resident(reinterpret_cast<const void*>(add_segments_persistent)),
+             0,
              device.compute_units(),
-             "this device has no cooperative launch (hipDeviceAttributeCooperativeLaunch)"};
+             "this device has no cooperative launch (hipDeviceAttributeCooperativeLaunch)",
+             ""};
+  if (std::string(device.props.gcnArchName).rfind("gfx1", 0) == 0) {
+    g.larger_grid_may_pass =
+        "on RDNA HIP's cooperative limit follows the kernel's WGP or CU mode as HIP reads it "
+        "from the code object, which the occupancy API leaves out (not established by a run)";
+  }
   int cooperative = 0;
   HIP_CHECK(hipDeviceGetAttribute(&cooperative, hipDeviceAttributeCooperativeLaunch, device.index));
   if (cooperative == 0) return g;
@@ -198,6 +210,26 @@ inline Geometry geometry_for(const hl::Device& device, unsigned int block, hipSt
       "GPU_ENABLE_WGP_MODE=0 it counts half the units)",
       grid);
   return g;
+}
+
+/// What HIP answered a cooperative launch one block larger than g.cooperative_grid (with no
+/// segments the kernel would do nothing): refused, as the lesson checks, or, where HIP may take
+/// it (g.larger_grid_may_pass), why the answer is not checked. The refusal is this thread's last
+/// error: read and cleared; the stream stays usable.
+struct LargerGrid {
+  bool refused;
+  std::string answer;
+  std::optional<std::string> unchecked;
+};
+inline LargerGrid launch_a_larger_cooperative_grid(const Geometry& g, hipStream_t stream) {
+  const hipError_t answer = launch_cooperative(nullptr, 0, g.cooperative_grid + 1, g.block, stream);
+  (void)hipGetLastError();
+  HIP_CHECK(hipStreamSynchronize(stream));
+  LargerGrid larger{answer == hipErrorCooperativeLaunchTooLarge,
+                    hipGetErrorName(answer) + std::string(": ") + hipGetErrorString(answer),
+                    std::nullopt};
+  if (!larger.refused && !g.larger_grid_may_pass.empty()) larger.unchecked = g.larger_grid_may_pass;
+  return larger;
 }
 
 /// Empties the queue (resets its head), then one persistent launch; a non-empty \p trace
