@@ -238,7 +238,9 @@ Platform build_platform() {
 }
 
 RuntimeVersion runtime_version_from(int encoded, Platform platform) {
-  if (platform == Platform::kAmd) return {encoded / 10000000, encoded / 100000 % 100};
+  if (platform == Platform::kAmd) {
+    return {encoded / 10000000, encoded / 100000 % 100, encoded % 100000};
+  }
   return {encoded / 1000, encoded % 1000 / 10};
 }
 

@@ -228,6 +228,10 @@ TEST(Environment, RuntimeVersionsDecodeAndOrder) {
   EXPECT_EQ(runtime_version_from(100200000, Platform::kAmd), (RuntimeVersion{10, 2}));
   EXPECT_EQ(runtime_version_from(13000, Platform::kNvidia), (RuntimeVersion{13, 0}));
   EXPECT_EQ(runtime_version_from(12040, Platform::kNvidia), (RuntimeVersion{12, 4}));
+  // HIP's build number travels with the version (a few rules split a release by builds).
+  EXPECT_EQ(runtime_version_from(50221153, Platform::kAmd).build, 21153);
+  EXPECT_EQ(runtime_version_from(40421432, Platform::kAmd).build, 21432);
+  EXPECT_FALSE(runtime_version_from(13000, Platform::kNvidia).build);
   EXPECT_TRUE((RuntimeVersion{7, 2}) < (RuntimeVersion{7, 11}));
   EXPECT_TRUE((RuntimeVersion{7, 14}) < (RuntimeVersion{10, 0}));
   EXPECT_FALSE((RuntimeVersion{5, 5}) < (RuntimeVersion{5, 5}));

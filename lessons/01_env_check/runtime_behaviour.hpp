@@ -156,7 +156,8 @@ struct KnobInForce {
   std::string effect;  ///< the row's effect
 };
 
-/// The rows of \p platform whose range contains \p runtime (HIP build \p build, when known), in
+/// The rows of \p platform whose range contains \p runtime (HIP build \p build, or the one
+/// \p runtime carries, when known), in
 /// table order, with the value in force: a setting that is an environment variable (upper case)
 /// shows its value when set in \p environment, else its default; an API shows what the release
 /// offers. Without the build, a release that rows split by builds gets each such row, its value
@@ -166,6 +167,7 @@ inline std::vector<KnobInForce> knobs_in_force(
     const std::function<const char*(const char*)>& environment = std::getenv,
     std::optional<int> build = std::nullopt) {
   static const std::regex variable_name("[A-Z][A-Z0-9_]*");
+  if (!build) build = runtime.build;
   std::vector<KnobInForce> in_force;
   for (const BehaviourRow& row : rows) {
     if (row.platform != hl::platform_name(platform)) continue;
@@ -185,17 +187,6 @@ inline std::vector<KnobInForce> knobs_in_force(
     in_force.push_back({row.knob, row.setting, value, row.effect});
   }
   return in_force;
-}
-
-/// knobs_in_force() for what hipRuntimeGetVersion wrote, \p encoded: on AMD its build number
-/// (HIP_VERSION % 100000) picks one row where rows split a release by builds.
-inline std::vector<KnobInForce> knobs_in_force(
-    const std::vector<BehaviourRow>& rows, hl::Platform platform, int encoded,
-    const std::function<const char*(const char*)>& environment = std::getenv) {
-  const std::optional<int> build =
-      platform == hl::Platform::kAmd ? std::optional(encoded % 100000) : std::nullopt;
-  return knobs_in_force(rows, platform, hl::runtime_version_from(encoded, platform), environment,
-                        build);
 }
 
 }  // namespace lesson01

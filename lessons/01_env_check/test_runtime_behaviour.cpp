@@ -134,12 +134,16 @@ TEST(KnobsInForce, Hip52IsDebianRocm52) {
 
 TEST(KnobsInForce, Rocm45IsHip44AndItsBuildPicksTheQueueSize) {
   // ROCm 4.5.x reports HIP 4.4 (ROCm/HIP bin/hipvars.pm at rocm-4.5.0): its rows are 4.4's.
-  const auto rocm450 = knobs_in_force(table(), hl::Platform::kAmd, 40421401, no_variables);
+  const auto rocm450 =
+      knobs_in_force(table(), hl::Platform::kAmd,
+                     hl::runtime_version_from(40421401, hl::Platform::kAmd), no_variables);
   EXPECT_EQ(setting_in(rocm450, "AMD_DIRECT_DISPATCH").value, "on (default)");
   EXPECT_EQ(setting_in(rocm450, "ROC_ACTIVE_WAIT_TIMEOUT").value, "50 (default)");
   EXPECT_EQ(setting_in(rocm450, "hipSetDeviceFlags").value, "spin");
   EXPECT_EQ(setting_in(rocm450, "ROC_AQL_QUEUE_SIZE").value, "absent");
-  const auto rocm452 = knobs_in_force(table(), hl::Platform::kAmd, 40421432, no_variables);
+  const auto rocm452 =
+      knobs_in_force(table(), hl::Platform::kAmd,
+                     hl::runtime_version_from(40421432, hl::Platform::kAmd), no_variables);
   EXPECT_EQ(setting_in(rocm452, "ROC_AQL_QUEUE_SIZE").value, "4096 (default)");
   // Without the build, both queue-size rows, each with the builds it is for.
   std::vector<std::string> sizes;

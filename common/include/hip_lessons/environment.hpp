@@ -17,12 +17,13 @@
 
 namespace hip_lessons {
 
-/// A runtime release as major.minor: HIP on AMD (which has the ROCm release's number), the
-/// CUDA runtime on NVIDIA. The third part is dropped on purpose: HIP's is a build number
-/// (HIP 5.2.3 reports 5.2.21153), so releases such as 7.2.0 and 7.2.1 cannot be told apart.
+/// A runtime release as major.minor: HIP on AMD, the CUDA runtime on NVIDIA. Releases are
+/// compared by major.minor only: HIP's third part is a build number (HIP 5.2.3 reports
+/// 5.2.21153), kept in \p build where known, since a few rules split a release by builds.
 struct RuntimeVersion {
   int major = 0;
   int minor = 0;
+  std::optional<int> build{};  ///< HIP_VERSION % 100000 (AMD), when read from the runtime
 };
 
 /// Orders versions: 5.4 < 5.5 < 7.2 < 7.11 < 10.0.
