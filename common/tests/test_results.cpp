@@ -1,5 +1,6 @@
 // Typed tables, the formatter, and declared speed checks as the report prints and stores them.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -7,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
+#include <string>
 
 #include "hip_lessons/cli.hpp"
 #include "hip_lessons/format.hpp"
@@ -19,7 +21,10 @@ namespace hl = hip_lessons;
 namespace {
 
 nlohmann::json written_json(const hl::Report& report) {
-  const std::string path = testing::TempDir() + "results_test.json";
+  // Each test writes its own file: ctest runs these tests in parallel processes.
+  const std::string path = testing::TempDir() + "results_" +
+                           testing::UnitTest::GetInstance()->current_test_info()->name() + "_" +
+                           std::to_string(getpid()) + ".json";
   report.write_json(path, 0);
   std::ifstream file(path);
   nlohmann::json document = nlohmann::json::parse(file);
