@@ -142,6 +142,27 @@ TEST(ReportTest, AFailedCheckInAStepCountsAsAFailure) {
   EXPECT_NE(out.str().find("check   FAIL  vectorAdd: element 3 of 10"), std::string::npos);
 }
 
+// A verdict judged below main.hip becomes the entry its value says, in the order given.
+TEST(StepResultTest, VerdictsAreRecordedAsChecksScheduleChecksOrSkips) {
+  hip_lessons::StepResult step("1. Verdicts");
+  step.record({{"held", true, "seen"},
+               {"broken", false, "not seen"},
+               {"needs overlap", true, "4 at once", true},
+               {"not here", std::nullopt, "AMD only"}});
+  using Kind = hip_lessons::StepResult::Kind;
+  const auto& e = step.entries();
+  ASSERT_EQ(e.size(), 4u);
+  EXPECT_EQ(e[0].kind, Kind::kCheck);
+  EXPECT_TRUE(e[0].passed);
+  EXPECT_EQ(e[0].detail, "seen");
+  EXPECT_EQ(e[1].kind, Kind::kCheck);
+  EXPECT_FALSE(e[1].passed);
+  EXPECT_EQ(e[2].kind, Kind::kSchedule);
+  EXPECT_EQ(e[2].name, "needs overlap");
+  EXPECT_EQ(e[3].kind, Kind::kSkip);
+  EXPECT_EQ(e[3].detail, "AMD only");
+}
+
 TEST(StepResultTest, RatioOfMeasuredValuesOnly) {
   EXPECT_DOUBLE_EQ(*hip_lessons::ratio(6.0, 2.0), 3.0);
   EXPECT_FALSE(hip_lessons::ratio(std::nullopt, 2.0));

@@ -102,12 +102,12 @@ inline void refuse_copy_size(std::int64_t floats, std::size_t device_bytes) {
   }
 }
 
-/// A child's one machine-readable line: "@result", every measurement of \p step as key=value,
-/// and correct=1 when all of its checks passed (else correct=0).
-inline std::string result_line(const hl::StepResult& step) {
+/// A child's one machine-readable line: "@result", every measurement among a step's \p entries
+/// as key=value, and correct=1 when all of its checks passed (else correct=0).
+inline std::string result_line(const std::vector<hl::StepResult::Entry>& entries) {
   std::string line = hl::kResultPrefix;
   bool correct = true;
-  for (const hl::StepResult::Entry& e : step.entries()) {
+  for (const hl::StepResult::Entry& e : entries) {
     if (e.kind == hl::StepResult::Kind::kCheck) correct = correct && e.passed;
     if (e.kind != hl::StepResult::Kind::kMeasurement) continue;
     line += e.name + "=" + hl::shortest(e.value) + " ";
@@ -130,11 +130,14 @@ inline Child about(const std::string& measure, const hl::EnvSetting& set, bool t
   return {set.describe(), {"--measure", measure, "--variable", set.name}, {set}, tour_only, shown};
 }
 
-/// What a step's children reported: child \p label's value of \p key, or nothing (none
-/// reported, or --check: its children's times are not reported).
+/// What a step's children reported: a verdict per child that is not only shown, the table of
+/// their values, and child \p label's value of \p key, or nothing (none reported, or --check:
+/// its children's times are not reported).
 struct Runs {
   std::map<std::string, hl::ChildRun> by_label;
-  bool timed = true;
+  bool timed;
+  hl::ResultTable table;
+  std::vector<hl::Verdict> verdicts{};
   std::optional<double> operator()(const std::string& label, const std::string& key) const {
     const double value = by_label.count(label) ? by_label.at(label).number(key) : NAN;
     return timed && !std::isnan(value) ? std::optional<double>(value) : std::nullopt;
@@ -170,30 +173,28 @@ struct Children {
             o.mode};
   }
 
-  /// Runs \p children (tour-only ones in the tour only), each a check in \p step that it passed
-  /// its own checks (else its status and last lines), a skip when it is about a variable this
-  /// platform lacks (exit 77), or neither when shown; adds the table \p name of their \p keys.
-  Runs run(hl::StepResult& step, const std::string& name, const std::string& title,
-           const std::vector<std::string>& keys, const std::vector<Child>& children) const {
+  /// Runs \p children (tour-only ones in the tour only). Each is a verdict that it passed its
+  /// own checks (else its status and last lines), a skip when it is about a variable this
+  /// platform lacks (exit 77), or neither when shown; the table \p name has their \p keys.
+  Runs run(const std::string& name, const std::string& title, const std::vector<std::string>& keys,
+           const std::vector<Child>& children) const {
     std::vector<hl::Column> columns = {"setting", "child"};
     for (const std::string& key : keys) columns.push_back(kColumns.at(key));
-    hl::ResultTable table(name, title, columns);
-    Runs runs{{}, mode != hl::Mode::kCheck};
+    Runs runs{{}, mode != hl::Mode::kCheck, hl::ResultTable(name, title, columns)};
     for (const Child& c : children) {
       if (c.tour_only && mode != hl::Mode::kTour) continue;
       std::vector<std::string> args = c.args;
       args.insert(args.end(), shared.begin(), shared.end());
       const hl::ChildRun& r = runs.by_label[c.label] = launch(args, c.changes);
-      if (r.not_applicable()) step.skip(c.label, r.tail(1));
+      if (r.not_applicable()) runs.verdicts.push_back({c.label, std::nullopt, r.tail(1)});
       if (!r.not_applicable() && !c.shown) {
-        step.check(c.label, r.succeeded(),
-                   r.succeeded() ? "" : r.outcome.status() + ": " + r.tail());
+        runs.verdicts.push_back(
+            {c.label, r.succeeded(), r.succeeded() ? "" : r.outcome.status() + ": " + r.tail()});
       }
       std::vector<hl::Cell> row = {c.label, r.outcome.status()};
       for (const std::string& key : keys) row.push_back(runs(c.label, key));
-      table.row(row);
+      runs.table.row(row);
     }
-    step.table(std::move(table));
     return runs;
   }
 };

@@ -208,7 +208,7 @@ void measure_in_this_process(hl::Lesson& lesson, const Settings& s) {
                               : s.measure == "amd" ? copy_and_enqueue(o, ticks_per_us)
                                                    : time_chains(lesson, s, ticks_per_us);
   lesson.report.step(step);
-  lesson.report.line(result_line(step));
+  lesson.report.line(result_line(step.entries()));
   std::fflush(stdout);
 }
 
@@ -226,9 +226,9 @@ hl::StepResult compare_queue_counts(const Children& children, const hl::Device& 
                                   about("queues", {q.name, "0"}, true, true),
                                   about("queues", {q.name, "1000"}, true, true)};
   hl::StepResult step("1. Hardware queues: one chain of dependent kernels per stream");
-  const Runs runs =
-      children.run(step.facts(device.facts()), "queues", "Queue count against issue order",
-                   {"depth_first_ms", "breadth_first_ms", "ideal_ms"}, all);
+  const Runs runs = children.run("queues", "Queue count against issue order",
+                                 {"depth_first_ms", "breadth_first_ms", "ideal_ms"}, all);
+  step.facts(device.facts()).record(runs.verdicts).table(runs.table);
   const std::string &one = all[0].label, &unset = all[1].label;
   one_queue = runs.by_label.at(one);
   const auto depth = hl::ratio(runs(one, "depth_first_ms"), runs(one, "breadth_first_ms"));
@@ -258,13 +258,8 @@ hl::StepResult one_queue_block_by_block(const hl::ChildRun& child, hl::TraceFile
   traces.keep(setting + ", breadth-first", breadth);
   for (hl::Figure& timeline : one_queue_timelines(setting, depth, breadth, s.streams))
     step.figure(std::move(timeline));
-  for (const RuleVerdict& v :
-       one_queue_rule(depth, breadth, s.streams, s.chain, static_cast<double>(s.kernel_us))) {
-    if (!v.held) step.skip(v.rule, v.detail);
-    if (v.held && v.needs_overlap) step.schedule_check(v.rule, *v.held, v.detail);
-    if (v.held && !v.needs_overlap) step.check(v.rule, *v.held, v.detail);
-  }
-  return step;
+  return step.record(
+      one_queue_rule(depth, breadth, s.streams, s.chain, static_cast<double>(s.kernel_us)));
 }
 
 // 3. The first thing to try when a scheduling bug is suspected: serialize, and see whether the
@@ -273,10 +268,11 @@ hl::StepResult one_queue_block_by_block(const hl::ChildRun& child, hl::TraceFile
 hl::StepResult serialize_every_launch(const Children& children, const Settings& s) {
   const hl::EnvSetting off{kSerializeSwitch, std::nullopt}, on{kSerializeSwitch, kSerializeValue};
   hl::StepResult step("3. The serialization switch: " + on.describe());
-  const Runs runs = children.run(step, "serialization", "The chains in child processes",
+  const Runs runs = children.run("serialization", "The chains in child processes",
                                  {"depth_first_ms", "breadth_first_ms"},
                                  {Child{off.describe(), {"--measure", "queues"}, {off}},
                                   Child{on.describe(), {"--measure", "queues"}, {on}}});
+  step.record(runs.verdicts).table(runs.table);
   const double serial_ms = static_cast<double>(s.streams * s.chain * s.kernel_us) / 1000.0;
   return step.note(hl::format("serial ideal: kernels x --kernel-us = {:.3} ms", serial_ms))
       .measurement("serialization_ms.unset", runs(off.describe(), "breadth_first_ms"))
@@ -290,12 +286,14 @@ hl::StepResult compare_waiting_policies(const Children& children, const SpeedChe
     return Child{name, {"--measure", "wait", "--policy", name}, {}, tour_only};
   };
   hl::StepResult step("4. Waiting for the GPU: hipSetDeviceFlags, one policy per child");
-  const Runs runs = children.run(
-      step, "wait", "While waiting for a --wait-us kernel, and a 10 us kernel's round trip",
-      {"cpu_per_wall", "round_trip_us"},
-      {policy("spin", false), policy("blocking-sync", false), policy("yield", true),
-       policy("auto", true)});
-  return step.measurement("cpu_per_wall.spin", runs("spin", "cpu_per_wall"))
+  const Runs runs =
+      children.run("wait", "While waiting for a --wait-us kernel, and a 10 us kernel's round trip",
+                   {"cpu_per_wall", "round_trip_us"},
+                   {policy("spin", false), policy("blocking-sync", false), policy("yield", true),
+                    policy("auto", true)});
+  return step.record(runs.verdicts)
+      .table(runs.table)
+      .measurement("cpu_per_wall.spin", runs("spin", "cpu_per_wall"))
       .measurement("cpu_per_wall.blocking_sync", runs("blocking-sync", "cpu_per_wall"))
       .measurement("round_trip_us.spin", runs("spin", "round_trip_us"))
       .measurement("round_trip_us.blocking_sync", runs("blocking-sync", "round_trip_us"))
@@ -307,11 +305,12 @@ hl::StepResult compare_waiting_policies(const Children& children, const SpeedChe
 // HSA_ENABLE_SDMA leaves the choice of copy engines to ROCr, per GPU.
 hl::StepResult try_amd_copy_path(const Children& children) {
   hl::StepResult step("5. AMD: copy engines and AQL queue size");
-  children.run(step, "amd_copy_path", "Pinned copies, and 4096 launches behind a 20 ms kernel",
-               {"h2d_gbps", "d2h_gbps", "enqueue_ms", "total_ms"},
-               {about("amd", {"HSA_ENABLE_SDMA", {}}), about("amd", {"HSA_ENABLE_SDMA", "0"}, true),
-                about("amd", {"ROC_AQL_QUEUE_SIZE", "1024"}, true)});
-  return step;
+  const Runs runs = children.run(
+      "amd_copy_path", "Pinned copies, and 4096 launches behind a 20 ms kernel",
+      {"h2d_gbps", "d2h_gbps", "enqueue_ms", "total_ms"},
+      {about("amd", {"HSA_ENABLE_SDMA", {}}), about("amd", {"HSA_ENABLE_SDMA", "0"}, true),
+       about("amd", {"ROC_AQL_QUEUE_SIZE", "1024"}, true)});
+  return step.record(runs.verdicts).table(runs.table);
 }
 
 }  // namespace

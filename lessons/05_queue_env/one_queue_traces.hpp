@@ -8,13 +8,13 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
-#include <optional>
 #include <string>
 #include <vector>
 
 #include "hip_lessons/format.hpp"
 #include "hip_lessons/platform.hpp"
 #include "hip_lessons/schedule.hpp"
+#include "hip_lessons/step_result.hpp"
 #include "hip_lessons/timeline.hpp"
 
 namespace queue_env {
@@ -36,28 +36,20 @@ inline std::vector<hl::Figure> one_queue_timelines(const std::string& setting,
                        hl::rows_by_stream(breadth, rows), span)};
 }
 
-/// One part of the rule, judged on a trace.
-struct RuleVerdict {
-  std::string rule;            ///< what the trace must show, with its numbers
-  std::optional<bool> held;    ///< nothing when the rule does not apply (detail says why)
-  std::string detail;          ///< what the trace showed
-  bool needs_overlap = false;  ///< it needs kernels at once: a schedule check (StepResult)
-};
-
 /// The rule for \p chains chains of \p chain kernels of \p kernel_us each, traced issued
 /// depth-first (\p depth) and breadth-first (\p breadth) through one queue on \p platform.
-inline std::vector<RuleVerdict> one_queue_rule(const hl::Schedule& depth,
+inline std::vector<hl::Verdict> one_queue_rule(const hl::Schedule& depth,
                                                const hl::Schedule& breadth, std::int64_t chains,
                                                std::int64_t chain, double kernel_us,
                                                hl::Platform platform = hl::build_platform()) {
   const auto at_most_two = [](const hl::Schedule& run, const char* order, const char* why) {
     const auto crowd = run.first_overlap_above(2);
-    return RuleVerdict{hl::format("one queue, {}: at most 2 kernels at once ({})", order, why),
+    return hl::Verdict{hl::format("one queue, {}: at most 2 kernels at once ({})", order, why),
                        !crowd,
                        crowd ? "ran at once: " + hl::describe(*crowd)
                              : hl::format("peak {} at once", run.peak_concurrent_launches())};
   };
-  std::vector<RuleVerdict> verdicts;
+  std::vector<hl::Verdict> verdicts;
   if (chain >= 2) {
     verdicts.push_back(
         at_most_two(depth, "depth-first", "previous chain's last, next chain's first"));

@@ -33,9 +33,9 @@ hl::ChildRun finished(int exit_code, const std::string& output) {
   return run;
 }
 
-const hl::StepResult::Entry* entry(const hl::StepResult& step, const std::string& name) {
-  for (const hl::StepResult::Entry& e : step.entries()) {
-    if (e.name == name) return &e;
+const hl::Verdict* verdict(const qe::Runs& runs, const std::string& name) {
+  for (const hl::Verdict& v : runs.verdicts) {
+    if (v.name == name) return &v;
   }
   return nullptr;
 }
@@ -82,12 +82,12 @@ TEST(ChildRuns, AChildAboutTheOtherPlatformsVariableIsNotApplicable) {
 TEST(ChildRuns, TheResultLineCarriesEveryMeasurementAndWhetherAllChecksPassed) {
   hl::StepResult step("child");
   step.check("first", true).measurement("depth_first_ms", 5.014).measurement("ideal_ms", 0.4);
-  const auto values = hl::parse_result("noise\n" + qe::result_line(step) + "\n");
+  const auto values = hl::parse_result("noise\n" + qe::result_line(step.entries()) + "\n");
   EXPECT_EQ(values.at("depth_first_ms"), "5.014");
   EXPECT_EQ(values.at("ideal_ms"), "0.4");
   EXPECT_EQ(values.at("correct"), "1");
   step.check("second", false);
-  EXPECT_EQ(hl::parse_result(qe::result_line(step)).at("correct"), "0");
+  EXPECT_EQ(hl::parse_result(qe::result_line(step.entries())).at("correct"), "0");
 }
 
 TEST(ChildRuns, AChildAboutAVariableIsLabelledByItsSetting) {
@@ -129,22 +129,23 @@ TEST(ChildRuns, EachChildIsACheckASkipOrOnlyShown) {
     if (who == "Q=abc") return finished(1, "one\ntwo\nthree\nfour\nfive\n");
     return finished(-1, "");  // killed: Q=0
   };
-  hl::StepResult step("1. test");
-  const qe::Runs runs = children.run(step, "queues", "title", {"depth_first_ms"},
+  const qe::Runs runs = children.run("queues", "title", {"depth_first_ms"},
                                      {{"Q=1", {"--measure", "queues"}, {{"Q", "1"}}},
                                       {"OTHER=1", {"--measure", "queues"}, {{"OTHER", "1"}}},
                                       {"Q=abc", {"--measure", "queues"}, {{"Q", "abc"}}},
                                       {"Q=0", {"--measure", "queues"}, {{"Q", "0"}}, true, true}});
   ASSERT_EQ(started.size(), 4u);
   EXPECT_EQ(started[0].back(), "7");  // the shared options come last
-  EXPECT_TRUE(entry(step, "Q=1")->passed);
-  EXPECT_EQ(entry(step, "OTHER=1")->kind, hl::StepResult::Kind::kSkip);
-  EXPECT_FALSE(entry(step, "Q=abc")->passed);
-  EXPECT_EQ(entry(step, "Q=abc")->detail, "exit 1: two | three | four | five");
-  EXPECT_EQ(entry(step, "Q=0"), nullptr);  // shown, not checked
+  ASSERT_EQ(runs.verdicts.size(), 3u);
+  EXPECT_EQ(verdict(runs, "Q=1")->held, true);
+  EXPECT_EQ(verdict(runs, "OTHER=1")->held, std::nullopt);  // a skip
+  EXPECT_EQ(verdict(runs, "OTHER=1")->detail, "skipped: not applicable here: OTHER");
+  EXPECT_EQ(verdict(runs, "Q=abc")->held, false);
+  EXPECT_EQ(verdict(runs, "Q=abc")->detail, "exit 1: two | three | four | five");
+  EXPECT_EQ(verdict(runs, "Q=0"), nullptr);  // shown, not checked
   EXPECT_EQ(runs("Q=1", "depth_first_ms"), 5.0);
   EXPECT_EQ(runs("Q=abc", "depth_first_ms"), std::nullopt);
-  const hl::ResultTable& table = *entry(step, "queues")->table;
+  const hl::ResultTable& table = runs.table;
   EXPECT_EQ(table.name(), "queues");
   ASSERT_EQ(table.rows().size(), 4u);
   EXPECT_EQ(table.columns()[2].key(), "depth-first ms");
@@ -157,11 +158,11 @@ TEST(ChildRuns, CheckRunsSkipTheTourOnlyChildrenAndReportNoTimes) {
     ++started;
     return finished(0, "@result depth_first_ms=5 correct=1\n");
   };
-  hl::StepResult step("1. test");
-  const qe::Runs runs = children.run(step, "queues", "title", {"depth_first_ms"},
+  const qe::Runs runs = children.run("queues", "title", {"depth_first_ms"},
                                      {{"always", {}, {}}, {"tour", {}, {}, true}});
   EXPECT_EQ(started, 1);
-  EXPECT_TRUE(entry(step, "always")->passed);
+  ASSERT_EQ(runs.verdicts.size(), 1u);  // the tour-only child did not run
+  EXPECT_EQ(verdict(runs, "always")->held, true);
   EXPECT_EQ(runs("always", "depth_first_ms"), std::nullopt);
 }
 

@@ -39,10 +39,9 @@ hl::Schedule one_at_a_time() {
 }
 
 // Each verdict as "ok", "FAIL" or "skip".
-std::vector<std::string> outcomes(const std::vector<qe::RuleVerdict>& verdicts) {
+std::vector<std::string> outcomes(const std::vector<hl::Verdict>& verdicts) {
   std::vector<std::string> found;
-  for (const qe::RuleVerdict& v : verdicts)
-    found.push_back(!v.held ? "skip" : *v.held ? "ok" : "FAIL");
+  for (const hl::Verdict& v : verdicts) found.push_back(!v.held ? "skip" : *v.held ? "ok" : "FAIL");
   return found;
 }
 
@@ -53,11 +52,11 @@ TEST(OneQueueRule, TracesThatFollowTheRulePass) {
       qe::one_queue_rule(depth_first(), breadth_first(), 2, 2, 100.0, hl::Platform::kNvidia);
   // depth-first at most 2, the span bound (2 x 1 + 1) x 100 us, breadth-first at least 2.
   EXPECT_EQ(outcomes(verdicts), (std::vector<std::string>{"ok", "ok", "ok"}));
-  EXPECT_EQ(verdicts[0].rule,
+  EXPECT_EQ(verdicts[0].name,
             "one queue, depth-first: at most 2 kernels at once (previous chain's last, next "
             "chain's first)");
-  EXPECT_NE(verdicts[1].rule.find("= 300 us"), std::string::npos) << verdicts[1].rule;
-  EXPECT_NE(verdicts[2].rule.find("at least min(chains, 3) = 2"), std::string::npos);
+  EXPECT_NE(verdicts[1].name.find("= 300 us"), std::string::npos) << verdicts[1].name;
+  EXPECT_NE(verdicts[2].name.find("at least min(chains, 3) = 2"), std::string::npos);
   // Only the rule that needs kernels at once is a schedule check (shown, not enforced, under
   // compute-sanitizer).
   EXPECT_FALSE(verdicts[0].needs_overlap || verdicts[1].needs_overlap);
@@ -88,7 +87,7 @@ TEST(OneQueueRule, BreadthFirstMustOverlapOnNvidiaAndMustNotCrowdOnAmd) {
   const auto amd =
       qe::one_queue_rule(depth_first(), one_at_a_time(), 2, 2, 100.0, hl::Platform::kAmd);
   EXPECT_EQ(outcomes(amd), (std::vector<std::string>{"ok", "ok", "ok"}));
-  EXPECT_EQ(amd.back().rule,
+  EXPECT_EQ(amd.back().name,
             "one queue, breadth-first: at most 2 kernels at once (barrier bit; from source)");
   EXPECT_FALSE(amd.back().needs_overlap);
   // Three chains' first steps side by side, as NVIDIA runs them, break the AMD rule.

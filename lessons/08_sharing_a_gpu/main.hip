@@ -171,11 +171,6 @@ struct Parent {
   std::optional<std::string> no_cu_masks{};   // AMD: why not one per process
 };
 
-// Records a setting's tenant checks (tenant_checks()) in `step`.
-void record(hl::StepResult& step, const std::vector<Verdict>& verdicts) {
-  for (const Verdict& v : verdicts) step.check(v.name, v.passed, v.detail);
-}
-
 // 1. Each tenant alone: the victim's latencies and the aggressor's blocks per second that the
 // settings below are measured against.
 hl::StepResult alone(Parent& p) {
@@ -183,7 +178,7 @@ hl::StepResult alone(Parent& p) {
   Outcome& alone = p.outcomes["alone"];
   alone = run_tenants(p.args, {}, {}, false, p.o.aggressor_us);  // the aggressor, 300 ms
   alone.victim = run_child(p.args, {"--role", "victim"}, p.o.aggressor_us).victim;
-  record(step, tenant_checks("alone", alone));
+  step.record(tenant_checks("alone", alone));
   return step.note(
       hl::format("victim: a {} us one-block kernel, launched and waited for {} times; "
                  "aggressor: {} blocks of {} us, 3 kernels queued at all times",
@@ -202,7 +197,7 @@ hl::StepResult one_process(Parent& p) {
     }
     const std::vector<std::string> role = {"--role", "both", "--setting", setting_flag(s)};
     p.outcomes[s.key] = run_child(p.args, role, p.o.aggressor_us);
-    record(step, tenant_checks(s.name, p.outcomes[s.key]));
+    step.record(tenant_checks(s.name, p.outcomes[s.key]));
   }
   return step;
 }
@@ -227,7 +222,7 @@ hl::StepResult two_processes(Parent& p) {
     const auto [victim_env, aggressor_env] = environments(
         s, s.mps ? mps->client_environment() : std::vector<hl::EnvSetting>{}, p.cu_masks);
     p.outcomes[s.key] = run_tenants(p.args, victim_env, aggressor_env, true, p.o.aggressor_us);
-    record(step, tenant_checks(s.name, p.outcomes[s.key]));
+    step.record(tenant_checks(s.name, p.outcomes[s.key]));
   }
   if (mps) {
     std::string seen;

@@ -25,6 +25,7 @@
 #include "hip_lessons/platform.hpp"
 #include "hip_lessons/schedule.hpp"
 #include "hip_lessons/schedule_lines.hpp"
+#include "hip_lessons/step_result.hpp"
 #include "hip_lessons/timeline.hpp"
 
 namespace sharing {
@@ -321,16 +322,9 @@ inline Outcome run_tenants(const std::vector<std::string>& args,
   return o;
 }
 
-/// A check a step records: its name, whether it passed, what was seen.
-struct Verdict {
-  std::string name;
-  bool passed;
-  std::string detail;
-};
-
 /// A setting's checks: its children ran, and both tenants' outputs match their host references.
-inline std::vector<Verdict> tenant_checks(const std::string& setting, const Outcome& r) {
-  std::vector<Verdict> verdicts;
+inline std::vector<hl::Verdict> tenant_checks(const std::string& setting, const Outcome& r) {
+  std::vector<hl::Verdict> verdicts;
   for (const auto& [who, run] :
        {std::pair{"victim", &r.victim}, std::pair{"aggressor", &r.aggressor}}) {
     const bool ok = run->outcome.exit_code == 0 && run->text(std::string(who) + "_correct") == "1";

@@ -146,19 +146,19 @@ TEST(Reported, NumbersAreReadFromTheResultLineAndNaNWhenAbsentOrNotANumber) {
 
 TEST(TenantChecks, BothTenantsRanAndComputedTheHostsValues) {
   sharing::Outcome good = reported("p50_us=30 p99_us=40 max_us=50");
-  for (const sharing::Verdict& v : sharing::tenant_checks("alone", good)) EXPECT_TRUE(v.passed);
+  for (const hl::Verdict& v : sharing::tenant_checks("alone", good)) EXPECT_EQ(v.held, true);
   sharing::Outcome died = good;
   died.aggressor.outcome.exit_code = 1;
   died.aggressor.outcome.output = "error: HIP call failed\n";
-  const std::vector<sharing::Verdict> verdicts = sharing::tenant_checks("plain", died);
+  const std::vector<hl::Verdict> verdicts = sharing::tenant_checks("plain", died);
   ASSERT_EQ(verdicts.size(), 2u);
-  EXPECT_TRUE(verdicts[0].passed);
-  EXPECT_FALSE(verdicts[1].passed);
+  EXPECT_EQ(verdicts[0].held, true);
+  EXPECT_EQ(verdicts[1].held, false);
   EXPECT_EQ(verdicts[1].name, "plain: the aggressor's kernels computed the host's values");
   EXPECT_NE(verdicts[1].detail.find("exit 1"), std::string::npos) << verdicts[1].detail;
   sharing::Outcome wrong = good;
   wrong.victim.values = hl::parse_result("@result victim_correct=0 p50_us=30\n");
-  EXPECT_FALSE(sharing::tenant_checks("plain", wrong)[0].passed);
+  EXPECT_EQ(sharing::tenant_checks("plain", wrong)[0].held, false);
 }
 
 TEST(BesideAlone, RatiosOverTheTenantsAlone) {

@@ -22,6 +22,16 @@
 
 namespace hip_lessons {
 
+/// A check judged below main.hip (on a trace, on a child's output), for a step to record: it
+/// held or not, or it does not apply here (no value; \p detail says why), which is a skip.
+/// One that needs kernels or blocks at the same time is a schedule check (see Report::step()).
+struct Verdict {
+  std::string name;
+  std::optional<bool> held;
+  std::string detail{};
+  bool needs_overlap = false;
+};
+
 /// What a step found, in the order the step recorded it.
 class StepResult {
  public:
@@ -86,6 +96,15 @@ class StepResult {
   /// Report::step(): shown, not enforced, under compute-sanitizer).
   StepResult& schedule_check(std::string name, bool passed, std::string detail) {
     return add({Kind::kSchedule, std::move(name), std::move(detail), passed});
+  }
+  /// Each of \p verdicts, in order, as a check, a schedule check or a skip (see Verdict).
+  StepResult& record(const std::vector<Verdict>& verdicts) {
+    for (const Verdict& v : verdicts) {
+      if (!v.held) skip(v.name, v.detail);
+      if (v.held && v.needs_overlap) schedule_check(v.name, *v.held, v.detail);
+      if (v.held && !v.needs_overlap) check(v.name, *v.held, v.detail);
+    }
+    return *this;
   }
   /// A check that cannot be made on this platform or device, with the reason. Never a pass:
   /// the JSON file records it as skipped.
