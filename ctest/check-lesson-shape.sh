@@ -4,6 +4,8 @@
 #   - no main.hip builds a table cell by hand (std::to_string(, hl::fixed(, add_row():
 #     tables are hl::ResultTable, text is hl::format;
 #   - every lesson has a row in README.md's and docs/mainpage.md's lesson tables;
+#   - no header of a lesson takes a StepResult& (a helper below main.hip returns its result,
+#     e.g. hl::Verdicts; the step in main.hip records it);
 #   - every header of common/include/hip_lessons is used by at least two lessons, directly or
 #     through another common header (common/ holds only what lessons share);
 #   - the GPU helpers (device.hpp, timing.hpp, buffers.hpp, streams.hpp, hip_check.hpp) do not
@@ -26,6 +28,13 @@ for dir in "${lessons[@]}"; do
   if hits=$(grep -nE 'std::to_string\(|hl::fixed\(|add_row\(' "$main"); then
     fail "$main formats cells by hand (use hl::ResultTable / hl::format):"$'\n'"$hits"
   fi
+  # Where do I add a check? In main.hip: helpers below it return, they do not record.
+  for header in "$dir"*.hpp; do
+    [ -f "$header" ] || continue
+    if hits=$(grep -nE 'StepResult ?&' "$header"); then
+      fail "$header takes a StepResult& (return the result, e.g. hl::Verdicts; main.hip records):"$'\n'"$hits"
+    fi
+  done
   # A lesson a reader cannot find from the front pages does not exist for them.
   number=$(basename "$dir" | cut -c1-2)
   grep -qF "(${dir}README.md)" README.md || fail "README.md's lesson table has no link to ${dir}README.md"
@@ -78,5 +87,5 @@ if [ $failures -gt 0 ]; then
   exit 1
 fi
 echo "lesson shape ok: ${#lessons[@]} lessons, main.hip <= $max_lines lines, no hand-made cells," \
-  "each in the front pages' lesson tables, every common header shared, GPU helpers apart from" \
-  "the report"
+  "no lesson header taking a StepResult&, each in the front pages' lesson tables, every common" \
+  "header shared, GPU helpers apart from the report"
