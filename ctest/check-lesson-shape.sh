@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Checks the shape every lesson keeps (CONTRIBUTING.md, "Adding a lesson"):
-#   - lessons/NN_*/main.hip has at most 350 lines;
+#   - lessons/NN_*/main.hip and its README.md have at most 350 lines each;
 #   - no main.hip builds a table cell by hand (std::to_string(, hl::fixed(, add_row():
 #     tables are hl::ResultTable, text is hl::format;
 #   - every lesson has a row in README.md's and docs/mainpage.md's lesson tables;
@@ -25,6 +25,11 @@ for dir in "${lessons[@]}"; do
   [ -f "$main" ] || { fail "$main is missing"; continue; }
   lines=$(wc -l <"$main")
   [ "$lines" -le $max_lines ] || fail "$main has $lines lines (at most $max_lines)"
+  readme=${dir}README.md
+  if [ -f "$readme" ]; then
+    lines=$(wc -l <"$readme")
+    [ "$lines" -le $max_lines ] || fail "$readme has $lines lines (at most $max_lines)"
+  fi
   if hits=$(grep -nE 'std::to_string\(|hl::fixed\(|add_row\(' "$main"); then
     fail "$main formats cells by hand (use hl::ResultTable / hl::format):"$'\n'"$hits"
   fi
@@ -86,6 +91,6 @@ if [ $failures -gt 0 ]; then
   echo "$failures violation(s) of the lesson shape"
   exit 1
 fi
-echo "lesson shape ok: ${#lessons[@]} lessons, main.hip <= $max_lines lines, no hand-made cells," \
-  "no lesson header taking a StepResult&, each in the front pages' lesson tables, every common" \
-  "header shared, GPU helpers apart from the report"
+echo "lesson shape ok: ${#lessons[@]} lessons, main.hip and README <= $max_lines lines, no" \
+  "hand-made cells, no lesson header taking a StepResult&, each in the front pages' lesson" \
+  "tables, every common header shared, GPU helpers apart from the report"
