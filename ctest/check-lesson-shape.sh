@@ -23,13 +23,11 @@ lessons=(lessons/[0-9][0-9]_*/)
 for dir in "${lessons[@]}"; do
   main=${dir}main.hip
   [ -f "$main" ] || { fail "$main is missing"; continue; }
-  lines=$(wc -l <"$main")
-  [ "$lines" -le $max_lines ] || fail "$main has $lines lines (at most $max_lines)"
-  readme=${dir}README.md
-  if [ -f "$readme" ]; then
-    lines=$(wc -l <"$readme")
-    [ "$lines" -le $max_lines ] || fail "$readme has $lines lines (at most $max_lines)"
-  fi
+  for file in "$main" "${dir}README.md"; do
+    [ -f "$file" ] || continue
+    lines=$(wc -l <"$file")
+    [ "$lines" -le $max_lines ] || fail "$file has $lines lines (at most $max_lines)"
+  done
   if hits=$(grep -nE 'std::to_string\(|hl::fixed\(|add_row\(' "$main"); then
     fail "$main formats cells by hand (use hl::ResultTable / hl::format):"$'\n'"$hits"
   fi
