@@ -13,6 +13,7 @@
 #include "hip_lessons/errors.hpp"
 #include "hip_lessons/report.hpp"
 #include "hip_lessons/schedule.hpp"
+#include "hip_lessons/trace_file.hpp"
 #include "profile_agreement.hpp"
 #include "profiled_kernels.hpp"
 

@@ -7,6 +7,7 @@
 
 #include "hip_lessons/schedule.hpp"
 #include "hip_lessons/timeline.hpp"
+#include "hip_lessons/trace_file.hpp"
 
 namespace hl = hip_lessons;
 

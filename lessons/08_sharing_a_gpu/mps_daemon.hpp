@@ -88,10 +88,6 @@ inline std::string mps_control_program() {
   return "";
 }
 
-/// Why the MPS settings cannot run here, or nothing: AMD has no MPS; on NVIDIA MPS runs only
-/// when \p asked (--mps) and MpsDaemon::why_not() finds nothing in the way.
-inline std::optional<std::string> why_no_mps(hl::Platform platform, bool asked);
-
 namespace detail {
 // What the signal handler needs, prepared before it can run (async-signal-safe code cannot
 // allocate): the control program, which a shell sends "quit", and its environment.
@@ -241,6 +237,8 @@ class MpsDaemon {
   std::string control_, pipe_, log_;
 };
 
+/// Why the MPS settings cannot run here, or nothing: AMD has no MPS; on NVIDIA MPS runs only
+/// when \p asked (--mps) and MpsDaemon::why_not() finds nothing in the way.
 inline std::optional<std::string> why_no_mps(hl::Platform platform, bool asked) {
   if (platform != hl::Platform::kNvidia) {
     return "AMD has no MPS: several processes share the GPU's queues";

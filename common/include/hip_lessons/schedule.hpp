@@ -5,8 +5,8 @@
 /// unit (SM) it ran on and when it started and ended by the device's constant-rate clock. A
 /// Schedule holds those records in microseconds from the first block's start and answers the
 /// questions the lessons check: how long the whole run took, how many launches ran at once,
-/// how many blocks one unit held at once, which units a launch used. It also writes the Chrome
-/// Trace Event Format, which Perfetto (ui.perfetto.dev) and chrome://tracing open.
+/// how many blocks one unit held at once, which units a launch used. trace_file.hpp writes
+/// schedules in the Chrome Trace Event Format, which Perfetto (ui.perfetto.dev) opens.
 ///
 /// A schedule remembers where its time 0 lies on the device clock and when the host read its
 /// records, so that a vendor profiler's record of the same kernels can be laid beside it
@@ -98,29 +98,5 @@ class Schedule {
 
 /// "<kernel> #<launch> on stream <s> at <start>-<end> us" for each launch, joined by "; ".
 std::string describe(const std::vector<TracedLaunch>& launches);
-
-struct ProfilerCapture;
-
-/// The Chrome Trace Event Format for named runs: a JSON object whose "traceEvents" holds,
-/// for each run, a process "<run>: streams" with a track per stream and one slice per launch
-/// (args: launch number and blocks), and a process "<run>: compute units" with a track per
-/// unit and one slice per block ("<kernel> block <n>"). Times ("ts", "dur") are microseconds
-/// from the run's time 0.
-///
-/// With a \p profiler capture, each run whose launches it recorded gets a third process,
-/// "<run>: profiler (<tool>)": a track per profiler stream and a slice per kernel, moved onto
-/// the run's time axis by the offset that fits the run's launches (compare_run()), so one
-/// Perfetto view shows both, aligned. A run's time 0 then moves back to the earliest slice of
-/// the three, so no time is negative.
-///
-/// "otherData" keeps what the slices cannot: "hip_lessons_runs", one entry per run
-/// ({"run", "streams_pid", "device_clock_at_ts0_ns" (null when unknown), "host_read_ns"}),
-/// and with a capture "hip_lessons_profiler", the capture itself
-/// (common/profiler/profiled_kernels.hpp), from which read_profiled_trace() compares the two anew.
-std::string chrome_trace_json(const std::vector<std::pair<std::string, Schedule>>& runs,
-                              const ProfilerCapture* profiler);
-/// chrome_trace_json() with the records of the profiler recorder loaded into this process, if
-/// there is one (profiler_capture_in_this_process()): what --trace writes.
-std::string chrome_trace_json(const std::vector<std::pair<std::string, Schedule>>& runs);
 
 }  // namespace hip_lessons
