@@ -27,6 +27,7 @@
 #include "hip_lessons/format.hpp"
 #include "hip_lessons/hip_check.hpp"
 #include "hip_lessons/stats.hpp"
+#include "hip_lessons/step_result.hpp"
 #include "hip_lessons/traced_run.hpp"
 #include "hip_lessons/validation.hpp"
 #include "segment.hpp"
@@ -165,11 +166,12 @@ inline hipError_t launch_cooperative(const Segment* table, unsigned int count, u
 struct Geometry {
   unsigned int block, persistent_grid, cooperative_grid;
   int compute_units;
-  std::string no_cooperative;
+  std::string no_cooperative =
+      "this device has no cooperative launch (hipDeviceAttributeCooperativeLaunch)";
   /// Why HIP may take a grid one block larger, where it may: on RDNA HIP 6.2 scales its
   /// cooperative limit by the kernel's WGP or CU mode as it reads it from the code object
   /// metadata (ROCm/clr rocm-6.2.2 hip_platform.cpp 423-428), which the occupancy API does not.
-  std::string larger_grid_may_pass;
+  std::string larger_grid_may_pass{};
 };
 inline Geometry geometry_for(const hl::Device& device, unsigned int block, hipStream_t stream) {
   const auto resident = [&](const void* kernel) {
@@ -177,12 +179,8 @@ inline Geometry geometry_for(const hl::Device& device, unsigned int block, hipSt
     HIP_CHECK(hipOccupancyMaxActiveBlocksPerMultiprocessor(&per_cu, kernel, block, 0));
     return static_cast<unsigned int>(per_cu * device.compute_units());
   };
-  Geometry g{block,
-             resident(reinterpret_cast<const void*>(add_segments_persistent)),
-             0,
-             device.compute_units(),
-             "this device has no cooperative launch (hipDeviceAttributeCooperativeLaunch)",
-             ""};
+  Geometry g{block, resident(reinterpret_cast<const void*>(add_segments_persistent)), 0,
+             device.compute_units()};
   if (std::string(device.props.gcnArchName).rfind("gfx1", 0) == 0) {
     g.larger_grid_may_pass =
         "on RDNA HIP's cooperative limit follows the kernel's WGP or CU mode as HIP reads it "
@@ -212,35 +210,30 @@ inline Geometry geometry_for(const hl::Device& device, unsigned int block, hipSt
   return g;
 }
 
-/// What HIP answered a cooperative launch one block larger than g.cooperative_grid (with no
-/// segments the kernel would do nothing): refused, as the lesson checks, or, where HIP may take
-/// it (g.larger_grid_may_pass), why the answer is not checked. The refusal is this thread's last
-/// error: read and cleared; the stream stays usable.
-struct LargerGrid {
-  bool refused;
-  std::string answer;
-  std::optional<std::string> unchecked;
-};
-inline LargerGrid launch_a_larger_cooperative_grid(const Geometry& g, hipStream_t stream) {
+/// A cooperative launch one block larger than g.cooperative_grid (with no segments the kernel
+/// would do nothing), as check \p name: held if HIP refused it, as the lesson checks, or, where
+/// HIP may take it (g.larger_grid_may_pass), not applicable with the reason. The refusal is this
+/// thread's last error: read and cleared; the stream stays usable.
+inline hl::Verdict launch_a_larger_cooperative_grid(const std::string& name, const Geometry& g,
+                                                    hipStream_t stream) {
   const hipError_t answer = launch_cooperative(nullptr, 0, g.cooperative_grid + 1, g.block, stream);
   (void)hipGetLastError();
   HIP_CHECK(hipStreamSynchronize(stream));
-  LargerGrid larger{answer == hipErrorCooperativeLaunchTooLarge,
-                    hipGetErrorName(answer) + std::string(": ") + hipGetErrorString(answer),
-                    std::nullopt};
-  if (!larger.refused && !g.larger_grid_may_pass.empty()) larger.unchecked = g.larger_grid_may_pass;
-  return larger;
+  const bool refused = answer == hipErrorCooperativeLaunchTooLarge;
+  const std::string seen = hipGetErrorName(answer) + std::string(": ") + hipGetErrorString(answer);
+  if (!refused && !g.larger_grid_may_pass.empty())
+    return {name, std::nullopt, g.larger_grid_may_pass + "; HIP answered " + seen};
+  return {name, refused, seen};
 }
 
-/// Empties the queue (resets its head), then one persistent launch; a non-empty \p trace
-/// records its blocks, non-null \p owner and \p claims which block took each segment.
-inline void launch_persistent(const Segment* table, unsigned int count, unsigned int* counter,
-                              unsigned int grid, unsigned int block, hipStream_t stream,
+/// Empties \p b's queue (resets its head), then one persistent launch on g's grid; a non-empty
+/// \p trace records its blocks, non-null \p owner and \p claims which block took each segment.
+inline void launch_persistent(const Batch& b, const Geometry& g, hipStream_t stream,
                               hl::BlockTrace trace = {}, unsigned int* owner = nullptr,
                               unsigned int* claims = nullptr) {
-  HIP_CHECK(hipMemsetAsync(counter, 0, sizeof(unsigned int), stream));
-  hipLaunchKernelGGL(add_segments_persistent, dim3(grid), dim3(block), 0, stream, table, count,
-                     counter, trace, owner, claims);
+  HIP_CHECK(hipMemsetAsync(b.counter.data(), 0, sizeof(unsigned int), stream));
+  hipLaunchKernelGGL(add_segments_persistent, dim3(g.persistent_grid), dim3(g.block), 0, stream,
+                     b.table.data(), b.count, b.counter.data(), trace, owner, claims);
   HIP_CHECK_LAUNCH();
 }
 
@@ -299,10 +292,7 @@ inline std::vector<Method> every_way(const Batch& b, const Geometry& g, hipStrea
          HIP_CHECK_LAUNCH();
        }},
       {"persistent kernel + queue", 2,  // a memset of the queue head, then the launch
-       [=, &b] {
-         launch_persistent(b.table.data(), b.count, b.counter.data(), g.persistent_grid, g.block,
-                           stream);
-       }},
+       [=, &b] { launch_persistent(b, g, stream); }},
       {"individual hipModuleLaunchKernel", 0,
        [=, &b] {
          for (Segment s : b.segments) {
@@ -335,41 +325,37 @@ inline std::vector<Method> every_way(const Batch& b, const Geometry& g, hipStrea
   return methods;
 }
 
-// Every byte 0xFF is a NaN, which no sum equals: an element a method never wrote cannot pass.
-inline void poison_output(const Batch& b, hipStream_t stream) {
-  HIP_CHECK(hipMemsetAsync(b.c.data(), 0xFF, b.total() * sizeof(float), stream));
-}
-
-/// What a check of the batch found: whether it held, and what was seen.
-struct Finding {
-  bool held;
-  std::string detail;
-};
-
-/// Every element of the first \p segments segments of \p b's output (read back: the stream
-/// is done) against \p expected; a failure names the first wrong segment: a skipped queue item
-/// or a misdirected graph node.
-inline Finding segments_match(const Batch& b, const std::vector<float>& expected,
-                              unsigned int segments) {
+/// Check \p name: every element of the first \p segments segments of \p b's output (read back:
+/// the stream is done) against \p expected; a failure names the first wrong segment: a skipped
+/// queue item or a misdirected graph node.
+inline hl::Verdict segments_match(const std::string& name, const Batch& b,
+                                  const std::vector<float>& expected, unsigned int segments) {
   const std::size_t count = static_cast<std::size_t>(segments) * b.n;
   const std::vector<float> c = b.c.download();
   const std::optional<hl::Mismatch> wrong = hl::first_mismatch(expected.data(), c.data(), count);
   if (wrong)
-    return {false, hl::format("segment {}: {}", wrong->index / b.n, hl::describe(*wrong, count))};
-  return {true, hl::format("{} segments, {} elements match", segments, count)};
+    return {name, false,
+            hl::format("segment {}: {}", wrong->index / b.n, hl::describe(*wrong, count))};
+  return {name, true, hl::format("{} segments, {} elements match", segments, count)};
 }
 
 /// The rule of the persistent kernel's queue: each segment taken by exactly one block of the
 /// \p grid. \p owner (0xFFFFFFFF: none) and \p claims are what the kernel noted per segment.
-inline Finding each_segment_taken_once(const std::vector<unsigned int>& owner,
-                                       const std::vector<unsigned int>& claims, unsigned int grid) {
+inline hl::Verdict each_segment_taken_once(const std::vector<unsigned int>& owner,
+                                           const std::vector<unsigned int>& claims,
+                                           unsigned int grid) {
+  const std::string name = hl::format(
+      "persistent kernel: every segment taken by exactly one block ({} segments, grid {})",
+      owner.size(), grid);
   std::size_t k = 0;  // the first segment taken 0 or 2+ times, or by no block of the grid
   while (k < owner.size() && claims[k] == 1 && owner[k] < grid) ++k;
   if (k < owner.size()) {
-    return {false, hl::format("segment {} taken {} time(s), owner {}", k, claims[k], owner[k])};
+    return {name, false,
+            hl::format("segment {} taken {} time(s), owner {}", k, claims[k], owner[k])};
   }
-  return {true, hl::format("each segment taken once; {} of the {} blocks took work",
-                           std::set<unsigned int>(owner.begin(), owner.end()).size(), grid)};
+  return {name, true,
+          hl::format("each segment taken once; {} of the {} blocks took work",
+                     std::set<unsigned int>(owner.begin(), owner.end()).size(), grid)};
 }
 
 /// The median time from one kernel's last block to the next kernel's first block.
