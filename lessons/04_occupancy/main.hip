@@ -198,8 +198,8 @@ hl::StepResult grid_from_max_blocks(const Sizing& s, occupancy::Problem& p) {
     if (shared + a.sharedSizeBytes > s.limits.shared_per_block) continue;
     HIP_CHECK(
         hipOccupancyMaxActiveBlocksPerMultiprocessor(&api[kernel], address(kernel), block, shared));
-    const std::optional<int> own =
-        s.calc.models() ? std::optional(s.calc.predict(a, block, shared).blocks) : std::nullopt;
+    std::optional<int> own;  // the calculator's answer, where it models this device
+    if (s.calc.models()) own = s.calc.predict(a, block, shared).blocks;
     agree = agree && (!own || *own == api[kernel]);
     const unsigned int grid = s.grid(std::max(api[kernel], 1));
     const std::optional<double> ms = checked(step, p.run(kernel, grid, block, shared));
