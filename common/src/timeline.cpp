@@ -83,13 +83,11 @@ std::vector<TimelineRow> rows_by_stream(const Schedule& schedule,
   return rows;
 }
 
-std::vector<TimelineRow> rows_by_unit(const Schedule& schedule, std::size_t limit,
-                                      std::optional<int> stream, const std::string& prefix) {
+std::vector<TimelineRow> rows_by_unit(const Schedule& schedule, std::size_t limit) {
   std::map<unsigned, TimelineRow> rows;
   for (const TracedBlock& b : schedule.blocks()) {
-    if (stream && b.stream != *stream) continue;
     TimelineRow& row = rows[b.unit];
-    if (row.label.empty()) row.label = prefix + " " + std::to_string(b.unit);
+    if (row.label.empty()) row.label = "unit " + std::to_string(b.unit);
     row.busy.push_back({b.start_us, b.end_us});
   }
   std::vector<TimelineRow> ordered;

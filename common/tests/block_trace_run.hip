@@ -11,6 +11,7 @@
 
 #include "hip_lessons/device.hpp"
 #include "hip_lessons/errors.hpp"
+#include "hip_lessons/hip_check.hpp"
 #include "hip_lessons/spin_kernel.hpp"
 #include "hip_lessons/streams.hpp"
 #include "hip_lessons/timeline.hpp"
@@ -28,8 +29,9 @@ hl::Schedule traced_run(int streams, int kernels, double ticks_per_us) {
   hl::TracedRun run(traces, hl::format("{} stream(s)", streams), static_cast<std::size_t>(kernels));
   for (int k = 0; k < kernels; ++k) {
     const int s = k % streams;
-    hl::launch_spin_kernel(50.0, ticks_per_us, dim3(1), dim3(64), pool[s], nullptr,
-                           run.reserve("spin 50 us", 1, s));
+    hipLaunchKernelGGL(hl::spin_kernel<>, dim3(1), dim3(64), 0, pool[s], 50.0, ticks_per_us,
+                       nullptr, run.reserve("spin 50 us", 1, s));
+    HIP_CHECK_LAUNCH();
   }
   return run.finish();
 }

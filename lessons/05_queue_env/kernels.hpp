@@ -90,8 +90,9 @@ inline const Policy kPolicies[] = {{"spin", hipDeviceScheduleSpin},
 inline double round_trip_us(double microseconds, double ticks_per_us, hipStream_t stream,
                             long long* elapsed_ticks = nullptr) {
   const auto before = std::chrono::steady_clock::now();
-  hip_lessons::launch_spin_kernel(microseconds, ticks_per_us, dim3(1), dim3(kThreads), stream,
-                                  elapsed_ticks);
+  hipLaunchKernelGGL(hip_lessons::spin_kernel<>, dim3(1), dim3(kThreads), 0, stream, microseconds,
+                     ticks_per_us, elapsed_ticks, hip_lessons::BlockTrace{});
+  HIP_CHECK_LAUNCH();
   HIP_CHECK(hipStreamSynchronize(stream));
   return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - before)
       .count();

@@ -10,15 +10,13 @@
 ///
 /// The kernels are function templates with an unused parameter so that this header can
 /// be included in several translation units of one program without defining a kernel
-/// twice; launch them as spin_kernel<> (or through launch_spin_kernel()).
+/// twice; launch them as spin_kernel<>.
 #pragma once
 
 #include <hip/hip_runtime.h>
 
 #include "hip_lessons/block_trace.hpp"
 #include "hip_lessons/device_clock.hpp"
-#include "hip_lessons/errors.hpp"
-#include "hip_lessons/hip_check.hpp"
 
 namespace hip_lessons {
 
@@ -45,16 +43,6 @@ __global__ void spin_kernel(double microseconds, double ticks_per_microsecond,
   const long long spun = spin_for_ticks(ticks);
   if (elapsed_ticks != nullptr && blockIdx.x == 0 && threadIdx.x == 0) *elapsed_ticks = spun;
   timer.stop();
-}
-
-/// Launches spin_kernel on \p stream: \p grid blocks of \p block threads, each spinning
-/// for \p microseconds. Checks that the launch was accepted.
-inline void launch_spin_kernel(double microseconds, double ticks_per_microsecond, dim3 grid,
-                               dim3 block, hipStream_t stream, long long* elapsed_ticks = nullptr,
-                               BlockTrace trace = {}) {
-  hipLaunchKernelGGL(spin_kernel<>, grid, block, 0, stream, microseconds, ticks_per_microsecond,
-                     elapsed_ticks, trace);
-  HIP_CHECK_LAUNCH();
 }
 
 }  // namespace hip_lessons

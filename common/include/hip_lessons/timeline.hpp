@@ -8,7 +8,6 @@
 #pragma once
 
 #include <map>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,10 +46,8 @@ std::vector<TimelineRow> rows_by_launch(const Schedule& schedule);
 std::vector<TimelineRow> rows_by_stream(const Schedule& schedule,
                                         const std::map<int, std::string>& labels);
 /// Rows for a schedule: one per unit, each block an interval (draw with kCount to see how
-/// many blocks a unit held), labelled "<prefix> <unit>". \p limit keeps the first units (by
-/// id); 0 keeps all. With \p stream, only the blocks launched on that stream count.
-std::vector<TimelineRow> rows_by_unit(const Schedule& schedule, std::size_t limit = 0,
-                                      std::optional<int> stream = std::nullopt,
-                                      const std::string& prefix = "unit");
+/// many blocks a unit held), labelled "unit <id>". \p limit keeps the first units (by id); 0
+/// keeps all.
+std::vector<TimelineRow> rows_by_unit(const Schedule& schedule, std::size_t limit = 0);
 
 }  // namespace hip_lessons
