@@ -301,12 +301,13 @@ if(NOT HIP_LESSONS_AMD_TRACE_READS_REQUEST STREQUAL _hl_request)
     set(_hl_describe_lines "could not build common/cmake/describe_amd_trace_reads.cpp: "
                            "${_hl_describe_lines}")
   endif()
+  # One list item per target: a cache value cannot hold a line break (CMake keeps the first line).
+  string(REPLACE "\n" ";" _hl_describe_lines "${_hl_describe_lines}")
   set(HIP_LESSONS_AMD_TRACE_READS "${_hl_describe_lines}" CACHE INTERNAL
       "what block traces read on each AMD target built")
   set(HIP_LESSONS_AMD_TRACE_READS_REQUEST "${_hl_request}" CACHE INTERNAL "what was described")
 endif()
-string(REPLACE "\n" ";" _hl_describe_lines "${HIP_LESSONS_AMD_TRACE_READS}")
-foreach(line IN LISTS _hl_describe_lines)
+foreach(line IN LISTS HIP_LESSONS_AMD_TRACE_READS)
   if(line)
     message(STATUS "HIP lessons: ${line}")
   endif()
