@@ -48,7 +48,8 @@ if(_hl_platform STREQUAL "auto")
   endif()
   message(STATUS "HIP lessons: HIP_LESSONS_PLATFORM=auto chose '${_hl_platform}'")
 endif()
-set(HIP_LESSONS_PLATFORM_RESOLVED "${_hl_platform}")
+# Cached, so that tools reading a build directory (ctest/gpu-report.sh) know it too.
+set(HIP_LESSONS_PLATFORM_RESOLVED "${_hl_platform}" CACHE INTERNAL "the platform built for")
 
 # The AMD HIP compiler: HIP_LESSONS_AMD_COMPILER = auto (default) | hipcc | clang.
 # hipcc is ROCm's driver; a ROCm install's hipcc knows the current GPUs. Debian's hipcc 5.2

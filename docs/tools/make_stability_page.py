@@ -202,6 +202,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--page", required=True, type=pathlib.Path)
     parser.add_argument("--machine", help="GPU, driver and toolkit of the runs")
+    parser.add_argument("--platform", choices=("nvidia", "amd"), default="nvidia",
+                        help="whose CMake thresholds judge the runs (default: nvidia)")
     parser.add_argument("--rejudge", action="store_true",
                         help="judge the page's table against today's CMake thresholds")
     parser.add_argument("--check", action="store_true", help="with --rejudge: only compare")
@@ -215,7 +217,8 @@ def main():
     if not checks:
         print("error: no speed check lines in the logs", file=sys.stderr)
         return 2
-    text, short = table(checks, len(args.logs), thresholds_now(checks, cmake_thresholds()))
+    thresholds = thresholds_now(checks, cmake_thresholds(ROOT, args.platform))
+    text, short = table(checks, len(args.logs), thresholds)
     block = (f"{BEGIN}\n{len(args.logs)} runs of `ctest -L speed -V` on {args.machine}; "
              f"{failures} failed speed check(s).\n\n{text}{END}")
     page = args.page.read_text()

@@ -4,6 +4,7 @@ import pathlib
 import sys
 import tempfile
 import unittest
+from unittest import mock
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import make_stability_page as tool  # noqa: E402
@@ -104,6 +105,29 @@ class ThresholdsNow(unittest.TestCase):
         text, short = tool.table(self.RAN, 3)
         self.assertEqual(short, 1)
         self.assertIn("| <= 2.25 | 1.24 | 1.74 | 23% | **no** |", text)
+
+    def test_the_command_line_judges_by_the_platforms_thresholds(self):
+        # An AMD run of lesson 05 under its AMD default (6.0): judged by the NVIDIA defaults,
+        # 6.0 looks moved and the row takes NVIDIA's 2.5, which the ratio 3.1 misses.
+        with tempfile.TemporaryDirectory() as root:
+            page = pathlib.Path(root) / "page.md"
+            page.write_text(f"{tool.BEGIN}\nold\n{tool.END}\n")
+            log = pathlib.Path(root) / "speed-run1.log"
+            log.write_text("5: Test command: /build/bin/lesson05_queue_env --speed-check\n"
+                           "5: speed   ok    breadth / ideal = 3.10 (needs <= 6.00)\n"
+                           "5: speed   ok    blocking-sync CPU / wall = 0.02 (needs <= 0.25)\n")
+            for platform, shown in (("amd", "| <= 6.00 | 3.10 | 3.10 | 48% | yes |"),
+                                     ("nvidia", "| <= 2.50 (ran under 6.00) | 3.10 | 3.10 |")):
+                argv = ["make_stability_page.py", "--page", str(page), "--machine", "a GPU",
+                        "--platform", platform, str(log)]
+                with mock.patch.object(sys, "argv", argv), \
+                        mock.patch.object(tool, "ROOT", pathlib.Path(root)), \
+                        mock.patch("builtins.print"):
+                    lesson = pathlib.Path(root) / "lessons" / "05_queue_env"
+                    lesson.mkdir(parents=True, exist_ok=True)
+                    (lesson / "CMakeLists.txt").write_text(self.CMAKE)
+                    tool.main()
+                self.assertIn(shown, page.read_text(), platform)
 
     def test_a_moved_threshold_that_cannot_be_told_says_rerun(self):
         now = tool.thresholds_now(self.RAN, {"05": [2.5, 3.0, 0.25]})  # two candidates
