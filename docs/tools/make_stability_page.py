@@ -170,9 +170,9 @@ def read_table(block):
     return checks, runs
 
 
-def rejudge(page_path, check, root=ROOT):
-    """The table on the page judged against today's CMake thresholds; with \\p check, only
-    whether that changes the page (exit 1 when it does)."""
+def rejudge(page_path, check, root=ROOT, platform="nvidia"):
+    """The table on the page judged against today's CMake thresholds of \\p platform; with
+    \\p check, only whether that changes the page (exit 1 when it does)."""
     page = page_path.read_text()
     old = re.search(re.escape(BEGIN) + "(.*?)" + re.escape(END), page, flags=re.S)
     if not old:
@@ -182,7 +182,7 @@ def rejudge(page_path, check, root=ROOT):
     if not checks:
         print(f"error: no table rows in {page_path}", file=sys.stderr)
         return 2
-    text, short = table(checks, runs, thresholds_now(checks, cmake_thresholds(root)))
+    text, short = table(checks, runs, thresholds_now(checks, cmake_thresholds(root, platform)))
     heading = old.group(1).split("\n\n")[0].strip()
     new = page.replace(old.group(0), f"{BEGIN}\n{heading}\n\n{text}{END}")
     if check:
@@ -210,7 +210,7 @@ def main():
     parser.add_argument("logs", nargs="*", type=pathlib.Path)
     args = parser.parse_args()
     if args.rejudge:
-        return rejudge(args.page, args.check)
+        return rejudge(args.page, args.check, ROOT, args.platform)
     if not args.machine or not args.logs:
         parser.error("--machine and the logs are needed, unless --rejudge")
     checks, failures = read_runs(args.logs)
