@@ -40,7 +40,7 @@ if [ "$code" -ne "$expected" ]; then
   echo "expect-exit: FAIL: exit code $code, expected $expected: $*"
   exit 1
 fi
-if [ "$expected" -eq 2 ] && ! printf '%s\n' "$output" | grep -q '^error: '; then
+if [ "$expected" -eq 2 ] && ! grep -q '^error: ' <<<"$output"; then
   echo "expect-exit: FAIL: exit code 2 but no 'error: ...' message was printed: $*"
   exit 1
 fi

@@ -63,8 +63,10 @@ run() {
   current=$name
   [ "$code" = "$want" ] || fail "$name: exit $code, expected $want; output:"$'\n'"$output"
 }
-has() { printf '%s\n' "$1" | grep -qF -- "$2" || fail "$current: no '$2' in:"$'\n'"$1"; }
-lacks() { ! printf '%s\n' "$1" | grep -qF -- "$2" || fail "$current: '$2' in:"$'\n'"$1"; }
+# Here-strings, not `printf | grep -q`: grep -q exits at its first match, the writer's next line
+# then meets a closed pipe, and under pipefail a match reads as a miss (seen failing in CI).
+has() { grep -qF -- "$2" <<<"$1" || fail "$current: no '$2' in:"$'\n'"$1"; }
+lacks() { ! grep -qF -- "$2" <<<"$1" || fail "$current: '$2' in:"$'\n'"$1"; }
 command_line='sudo apt-get install libcli11-dev nlohmann-json3-dev'
 
 before=$failures

@@ -26,7 +26,7 @@ expect() {
   got=$(PATH="$scratch/bin:$PATH" bash "$source_dir/ctest/quickstart.sh" test --no-build \
         --build-dir "$scratch/build" 2>&1)
   code=$?
-  if ! printf '%s\n' "$got" | grep -qE "$pattern"; then
+  if ! grep -qE "$pattern" <<<"$got"; then
     fail "$name: no line matching '$pattern' in:"; printf '%s\n' "$got" | tail -n 4
   fi
   [ "$code" = "$want_code" ] || fail "$name: exit $code, expected $want_code"

@@ -38,11 +38,11 @@ joined=$(printf '%s\n' "$summary" | sed -n '/01_wrapped/,/02_skipped/p' | sed '$
          sed -E 's/^  01_wrapped +pass +//; s/^ +//' | tr '\n' ' ' | sed 's/ *$//')
 expected="1000 x vectorAdd(4096): launches 4620 us, graph 1374 us (3.4x), fused 29 us (160x), persistent 22 us (206x)"
 [ "$joined" = "$expected" ] || fail "wrapped key figure shown as '$joined', expected '$expected'"
-printf '%s\n' "$summary" | grep -qE '^  02_skipped +skipped +no GPU: hipGetDeviceCount' ||
+grep -qE '^  02_skipped +skipped +no GPU: hipGetDeviceCount' <<<"$summary" ||
   fail "the first skip does not show its reason"
-printf '%s\n' "$summary" | grep -qE '^  03_skipped +skipped +\(same reason\)$' ||
+grep -qE '^  03_skipped +skipped +\(same reason\)$' <<<"$summary" ||
   fail "the second skip with the same reason is not '(same reason)'"
-printf '%s\n' "$summary" | grep -qE '^  04_failing +FAIL \(1\) +checks failed$' ||
+grep -qE '^  04_failing +FAIL \(1\) +checks failed$' <<<"$summary" ||
   fail "the failing lesson is not shown as FAIL (1)"
 long=$(printf '%s\n' "$summary" | awk 'length > 100' | head -n 1)
 [ -z "$long" ] || fail "summary line over 100 columns: $long"

@@ -58,7 +58,7 @@ for dir in lessons/0[2-9]_* lessons/[1-9][0-9]_*; do
   [ -f "$dir/kernels.hpp" ] && written+=("$dir/kernels.hpp")
   missing=""
   for call in ${topic_calls[$number]:-}; do
-    code_only "${written[@]}" | grep -qE "\\b($call)\\s*\\(" || missing+=" ${call%%|*}"
+    grep -qE "\\b($call)\\s*\\(" <<<"$(code_only "${written[@]}")" || missing+=" ${call%%|*}"
   done
   hip=$(code_only "$dir/main.hip" | grep -oE '\b(hip|cu)[A-Z][A-Za-z0-9_]*\(' | wc -l)
   harness=$(code_only "$dir/main.hip" | grep -oE '\breport\.[a-z_]+|\bhl::[a-z_]+\(' | wc -l)

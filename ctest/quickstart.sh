@@ -218,7 +218,10 @@ while IFS=$'\t' read -r name binary tour_args; do
   # shellcheck disable=SC2086
   # Lessons that record block traces also write one (open it in ui.perfetto.dev).
   trace=()
-  if "$binary" --help 2>/dev/null | grep -q -- '--trace'; then trace=(--trace "$results_dir/$name.trace.json"); fi
+  # Not `--help | grep -q`: under pipefail grep's early exit can fail the writer, and the pipe.
+  if grep -q -- '--trace' <<<"$("$binary" --help 2>/dev/null)"; then
+    trace=(--trace "$results_dir/$name.trace.json")
+  fi
   { echo "\$ $(basename "$binary") $args"
     "$binary" $args --json "$results_dir/$name.json" ${trace[@]+"${trace[@]}"} 2>&1; } | tee "$log"
   code=${PIPESTATUS[0]}
