@@ -11,8 +11,12 @@
 #   hip_lessons_add_lesson(NUMBER <NN> NAME <name> SOURCES <files...> [TRACE]
 #                          [BENCH <file>] [CHECK_ARGS ...] [SPEED_ARGS ...]
 #                          [TOUR_ARGS ...] [TOO_LARGE_ARGS ...] [BAD_INPUT <case> "<args>" ...]
-#                          [SANITIZE_ARGS ...] [BENCH_SMOKE_ARGS ...] [TIMEOUT <seconds>])
-#       Builds bin/lessonNN_<name> (and bin/lessonNN_<name>_bench) and registers
+#                          [SANITIZE_ARGS ...] [BENCH_SMOKE_ARGS ...] [TIMEOUT <seconds>]
+#                          [MINIMAL <file.hip>])
+#       Builds bin/lessonNN_<name> (and bin/lessonNN_<name>_bench, bin/lessonNN_minimal) and
+#       registers
+#         lessonNN.minimal        gpu           : (MINIMAL) the lesson's plain first look: a
+#                                                 standalone program that checks its own result
 #         lessonNN.check          gpu           : correctness on random inputs
 #         lessonNN.trace_file     gpu           : (TRACE) --check --trace FILE writes the Chrome
 #                                                 Trace Event Format (ctest/expect-trace-file.sh)
@@ -168,7 +172,7 @@ function(hip_lessons_add_profiler_test lesson target timeout)
 endfunction()
 
 function(hip_lessons_add_lesson)
-  cmake_parse_arguments(PARSE_ARGV 0 ARG "TRACE" "NUMBER;NAME;BENCH;TIMEOUT"
+  cmake_parse_arguments(PARSE_ARGV 0 ARG "TRACE" "NUMBER;NAME;BENCH;TIMEOUT;MINIMAL"
     "SOURCES;CHECK_ARGS;SPEED_ARGS;TOUR_ARGS;TOO_LARGE_ARGS;BAD_INPUT;SANITIZE_ARGS;BENCH_SMOKE_ARGS")
   if(NOT ARG_NUMBER OR NOT ARG_NAME OR NOT ARG_SOURCES)
     message(FATAL_ERROR "hip_lessons_add_lesson: NUMBER, NAME and SOURCES are required")
@@ -203,6 +207,13 @@ function(hip_lessons_add_lesson)
 
   hip_lessons_add_test(NAME ${lesson}.check COMMAND ${target} --check ${ARG_CHECK_ARGS}
     LABELS gpu ${lesson} GPU TIMEOUT ${ARG_TIMEOUT})
+  if(ARG_MINIMAL)
+    # The plain first look: HIP calls and minimal_hip_check.hpp only, its own check, exit 77
+    # without a GPU.
+    hip_lessons_add_executable(${lesson}_minimal SOURCES ${ARG_MINIMAL})
+    hip_lessons_add_test(NAME ${lesson}.minimal COMMAND ${lesson}_minimal
+      LABELS gpu ${lesson} GPU TIMEOUT 120)
+  endif()
   if(ARG_TRACE)
     # The --trace file of a --check run is the Chrome Trace Event Format.
     hip_lessons_add_test(NAME ${lesson}.trace_file
