@@ -16,6 +16,7 @@ import math
 import pathlib
 import re
 import sys
+import textwrap
 
 
 def pyplot():
@@ -63,9 +64,116 @@ PLOTS = {
 }
 NAMED_ARGUMENTS = {"streams": "streams", "chunks": "pipeline chunks"}
 
+# The title of each table the lessons write, by its JSON key (the lesson prints a longer one
+# with the run's numbers; the JSON keeps only the key). A key not listed is read as words.
+TABLE_TITLES = {
+    "runtime_behaviour": "Scheduling knobs and variables, as this release reads them",
+    "bandwidth": "Bandwidth of each vectorAdd variant against a device-to-device copy",
+    "small_kernels": "Kernels round-robin over streams: one-block kernels, then GPU-filling ones",
+    "pipeline": "Copy in, compute, copy out: sequential against pipelined in chunks",
+    "device_limits": "Residency budgets of one compute unit",
+    "article_grid": "The article's grid against the occupancy-sized grid (triad)",
+    "lower_residency": "What lowers resident blocks: dynamic shared memory, registers",
+    "queues": "Hardware queues: one chain of dependent kernels per stream",
+    "serialization": "The serialization switch, in child processes",
+    "wait": "Waiting for the GPU: one policy per child process",
+    "amd_copy_path": "AMD: pinned copies, and launches behind a 20 ms kernel",
+    "partitions": "Partitions asked for and granted",
+    "scaling": "The kernel on the whole device and on k units",
+    "side_by_side": "Two disjoint partitions at once, each with its share of the work",
+    "launch_cost": "What one launch costs, per kernel",
+    "methods": "One batch of vector adds, every way",
+    "graph_update": "New inputs for every node of an instantiated graph",
+    "trace_gaps": "Gaps between kernels in the block trace",
+    "settings": "The victim's launch-to-completion latency in each setting",
+}
+# Patterns of keys made per item: "device0", "occupancy.triad", "sweep_fma_chain".
+TABLE_PATTERNS = [
+    (r"device(\d+)", "Device {0}"),
+    (r"occupancy\.(\w+)", "Resident blocks per compute unit: {0}"),
+    (r"sweep_(\w+)", "Block size x blocks per compute unit: {0}"),
+]
+# Words of benchmark case names, as a reader says them.
+LEGEND_WORDS = {"cu": "CU", "sm": "SM", "amd": "AMD", "gpu": "GPU", "d2d": "device-to-device"}
+LEGEND_NAMES = {"copy_case": "device-to-device copy", "occupancy_grid": "occupancy-sized grid",
+                "one_element_per_thread": "one element per thread"}
+
+
+def words(key):
+    """`fma_chain` -> "FMA chain"-like reading: underscores as spaces, known acronyms kept."""
+    parts = [LEGEND_WORDS.get(w.lower(), w) for w in re.split(r"[_\s]+", key) if w]
+    if parts and parts[0] == "fma":
+        parts[0] = "FMA"
+    return " ".join(parts)
+
+
+def table_title(key):
+    """A readable title for a table's JSON key."""
+    if key in TABLE_TITLES:
+        return TABLE_TITLES[key]
+    for pattern, title in TABLE_PATTERNS:
+        match = re.fullmatch(pattern, key)
+        if match:
+            return title.format(*(words(g) for g in match.groups()))
+    text = words(key)
+    return text[:1].upper() + text[1:]
+
+
+def legend(family):
+    """A benchmark family ("triad_case/occupancy_grid", "BM_copy") as a legend entry."""
+    parts = []
+    for part in family.split("/"):
+        part = re.sub(r"^BM_", "", part)
+        if part in LEGEND_NAMES:
+            parts.append(LEGEND_NAMES[part])
+            continue
+        part = re.sub(r"_case$", "", part)
+        name, _, value = part.partition(":")
+        parts.append(words(name) + (f" {value}" if value else ""))
+    return ", ".join(p for p in parts if p)
+
+
+def check_lines(report):
+    """The lesson's check lines as the terminal prints them: ok, FAIL, skip, and the speed
+    checks with their ratio and threshold."""
+    lines = []
+    for check in report.get("checks", []):
+        kind, name = check.get("kind"), check.get("name", "")
+        detail = check.get("detail") or ""
+        if kind == "speed":
+            label = f"{check['label']}: " if check.get("label") else ""
+            status = "-" if not check.get("enforced") else ("ok" if check.get("passed") else "FAIL")
+            ratio = check.get("ratio")
+            shown = f"{ratio:.2f}" if isinstance(ratio, (int, float)) else "-"
+            line = (f"speed   {status:<6}{label}{name} = {shown} (needs "
+                    f"{check.get('comparison', '')} {check.get('threshold', 0):.2f})")
+        elif kind == "skip":
+            line = f"check   skip  {name}: {detail}"
+        else:
+            status = "ok" if check.get("passed") else "FAIL"
+            shown = f"  ({detail})" if detail and check.get("passed") else (
+                f": {detail}" if detail else "")
+            suffix = " (schedule check, shown, not enforced)" if kind == "schedule" else ""
+            line = f"check   {status:<6}{name}{shown}{suffix}"
+        lines.extend(textwrap.wrap(line, 100, subsequent_indent=" " * 14,
+                                   break_long_words=False, break_on_hyphens=False) or [line])
+    return lines
+
+
+def lesson_title(path, lessons_dir):
+    """"Lesson 03: streams and concurrency", from the lesson's README where it exists."""
+    readme = lessons_dir / path.stem / "README.md"
+    if readme.is_file():
+        first = readme.read_text(encoding="utf-8").split("\n", 1)[0]
+        if first.startswith("# "):
+            return first[2:].strip()
+    number, _, name = path.stem.partition("_")
+    return f"Lesson {number}: {words(name)}"
+
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from make_timeline_plots import CAPTIONS as TIMELINE_CAPTIONS  # noqa: E402
+import make_timeline_plots  # noqa: E402
+LESSONS = pathlib.Path(__file__).resolve().parent.parent.parent / "lessons"
 
 
 def load(path):
@@ -142,7 +250,7 @@ def plot_benchmark(name, document, plots_dir):
             for family in families:
                 points = sorted(series[unit][family])
                 axes.plot([p[0] for p in points], [p[1] for p in points], marker="o",
-                          label=family.replace("_", " "))
+                          label=legend(family))
             axes.set_xscale("log", base=axis_base(series[unit]))
             if "time" in unit:
                 axes.set_yscale("log")
@@ -151,7 +259,8 @@ def plot_benchmark(name, document, plots_dir):
         else:
             labels = list(single[unit])
             axes.bar(range(len(labels)), [single[unit][label] for label in labels])
-            axes.set_xticks(range(len(labels)), labels, rotation=20, fontsize=9, ha="right")
+            axes.set_xticks(range(len(labels)), [legend(label) for label in labels],
+                            rotation=20, fontsize=9, ha="right")
             axes.set_xlabel(PLOTS.get(name, ("benchmark",))[0] or "benchmark")
         axes.set_ylabel(unit)
         axes.grid(True, which="both", alpha=0.3)
@@ -189,6 +298,8 @@ def main():
     parser.add_argument("--page", required=True, type=pathlib.Path)
     parser.add_argument("--plots", required=True, type=pathlib.Path)
     parser.add_argument("--gpu", default="", help="text describing the GPU and software")
+    parser.add_argument("--lessons", type=pathlib.Path, default=LESSONS,
+                        help="the lessons folder, for each lesson's title (default: %(default)s)")
     args = parser.parse_args()
     args.plots.mkdir(parents=True, exist_ok=True)
 
@@ -208,7 +319,7 @@ def main():
     out.append("")
     for path in lessons:
         report = load(path)
-        out.append(f"## Lesson {path.stem.replace('_', ' ', 1)}")
+        out.append(f"## {lesson_title(path, args.lessons)}")
         out.append("")
         if report.get("summary"):
             out.append(f"Summary: {report['summary']}.")
@@ -216,14 +327,14 @@ def main():
         for name, rows in report.get("tables", {}).items():
             if name in SETUP_TABLES:
                 continue
-            out.append(f"**{name}**")
+            out.append(f"**{table_title(name)}**")
             out.append("")
             out.append(markdown_table(rows))
-        checks = [c for c in report.get("checks", []) if c.get("kind") == "speed"]
-        for check in checks:
-            label = f"{check['label']}: " if check.get("label") else ""
-            out.append(f"- speed check {label}{check['name']}: {check['ratio']:.2f} "
-                       f"(needs {check['comparison']} {check['threshold']:.2f})")
+        lines = check_lines(report)
+        if lines:
+            out.append("Its checks, as the run printed them:")
+            out.append("")
+            out.append("```text\n" + "\n".join(lines) + "\n```")
         out.append("")
     if benches:
         out.append("## Benchmarks")
@@ -235,11 +346,21 @@ def main():
                 # Relative to the page, so the Markdown file shows its images when read as it
                 # is; Doxygen finds the same file name on its IMAGE_PATH.
                 relative = pathlib.Path("..") / args.plots.name / plot.name
-                out.append(f"### {path.stem}")
+                lesson = pathlib.Path(path.stem[len("lesson"):-len("_bench")])  # 02_vector_add
+                out.append(f"### {lesson_title(lesson, args.lessons)}: benchmarks")
                 out.append("")
                 out.append(f"![{caption}]({relative.as_posix()})")
                 out.append("")
-    timelines = sorted(args.plots.glob("lesson[0-9][0-9]_timeline.png"))
+    # The timelines of this run's traces, drawn now (so the page never shows an older run's),
+    # each with its alt text: what the picture shows, with the run's numbers.
+    alt_texts = {}
+    for trace in sorted(args.input.glob("[0-9][0-9]_*.trace.json")):
+        number = trace.name[:2]
+        text = make_timeline_plots.plot(number, load(trace),
+                                        args.plots / f"lesson{number}_timeline.png")
+        if text:
+            alt_texts[number] = text
+    timelines = [args.plots / f"lesson{number}_timeline.png" for number in sorted(alt_texts)]
     if timelines:
         out.append("## Timelines")
         out.append("")
@@ -249,11 +370,12 @@ def main():
         out.append("")
         for plot in timelines:
             number = plot.name[len("lesson"):len("lesson") + 2]
-            caption = TIMELINE_CAPTIONS.get(number, "block trace")
             relative = pathlib.Path("..") / args.plots.name / plot.name
-            out.append(f"### Lesson {number}")
+            alt = alt_texts[number].replace("[", "(").replace("]", ")")
+            folders = sorted(args.lessons.glob(f"{number}_*"))
+            out.append(f"### {lesson_title(folders[0], args.lessons) if folders else 'Lesson ' + number}")
             out.append("")
-            out.append(f"![Lesson {number}: {caption}]({relative.as_posix()})")
+            out.append(f"![{alt}]({relative.as_posix()})")
             out.append("")
     out.append("## Regenerating this page for your GPU")
     out.append("")
