@@ -40,6 +40,8 @@ int main() {
     b[i] = uniform(generator);
   }
 
+  //! [copy_in]
+  // Device memory for the three arrays; the inputs are copied in from the host.
   float *d_a = nullptr, *d_b = nullptr, *d_c = nullptr;
   HIP_CHECK(hipMalloc(&d_a, bytes));
   HIP_CHECK(hipMalloc(&d_b, bytes));
@@ -48,16 +50,19 @@ int main() {
   HIP_CHECK(hipMemcpy(d_b, b.data(), bytes, hipMemcpyHostToDevice));
   // Poison the output (every byte 0xff is a NaN float): an element the kernel misses shows.
   HIP_CHECK(hipMemset(d_c, 0xff, bytes));
+  //! [copy_in]
 
   //! [launch]
   const dim3 block(256);                                    // threads per block
   const dim3 grid(static_cast<unsigned>((n + 255) / 256));  // blocks: ceil(n / 256)
+  // The grid, the block, no extra shared memory (0 bytes), the default stream (0), the arguments.
   hipLaunchKernelGGL(vector_add, grid, block, 0, 0, d_a, d_b, d_c, n);
   HIP_CHECK(hipGetLastError());  // a bad launch configuration is reported here
   //! [launch]
-  HIP_CHECK(hipMemcpy(c.data(), d_c, bytes, hipMemcpyDeviceToHost));  // waits for the kernel
 
-  // Every element against the host's sum.
+  //! [check]
+  HIP_CHECK(hipMemcpy(c.data(), d_c, bytes, hipMemcpyDeviceToHost));  // waits for the kernel
+  // Every element against the host's sum. A NaN fails the test, so a missed element shows.
   std::size_t wrong = 0;
   for (std::size_t i = 0; i < n; ++i) {
     if (!(std::fabs(c[i] - (a[i] + b[i])) <= 1e-6f)) {
@@ -65,6 +70,7 @@ int main() {
       ++wrong;
     }
   }
+  //! [check]
   HIP_CHECK(hipFree(d_a));
   HIP_CHECK(hipFree(d_b));
   HIP_CHECK(hipFree(d_c));
