@@ -25,7 +25,9 @@ namespace multi_stream {
 inline constexpr unsigned int kOneBlockThreads = 64;  // one AMD wavefront, two NVIDIA warps
 inline constexpr unsigned int kFillingThreads = 256;  // blocks of the kernels that fill the GPU
 
-/// What a block writes: a block that ran twice, never ran, or wrote another's slot is caught.
+/// The stamp: what a block writes into its slot (the one output element it owns), made from
+/// the slot's input and the kernel's number. A block that ran twice, never ran, or wrote
+/// another block's slot leaves a wrong value there.
 __host__ __device__ inline std::uint32_t stamp(std::uint32_t input, unsigned int kernel) {
   return input * 2654435761u + kernel;
 }
@@ -52,7 +54,8 @@ inline unsigned int blocks_filling_the_gpu(int compute_units) {
   return static_cast<unsigned int>(std::max(1, per_cu) * compute_units);
 }
 
-/// `kernels` launches of spin_then_stamp, their seeded input and the reference of each slot.
+/// `kernels` launches of spin_then_stamp: their random input (from `seed`, so a run can be
+/// repeated), the host's reference of every slot, and the device buffers.
 struct StampWork {
   unsigned int kernels, blocks, threads;
   long long ticks;

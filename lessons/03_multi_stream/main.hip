@@ -263,8 +263,9 @@ hl::StepResult overlap_copies_and_compute(std::size_t n, const Run& r, const Set
 // 5. A producer on stream A, a consumer of its output on stream B: once with B told to wait
 // (checked), once without (a race on purpose: the elements read too early are counted).
 hl::StepResult order_with_an_event(const Run& r) {
+  // One producer kernel of 256 one-block slots: each block stamps its element after 0.5 ms.
   mst::StampWork producer(1, 256, mst::kOneBlockThreads, std::llround(500 * r.ticks_per_us),
-                          r.options.seed + 3);  // 256 one-block stamps, each after 0.5 ms
+                          r.options.seed + 3);
   hl::DeviceBuffer<std::uint32_t> consumed(256);
   std::vector<std::uint32_t> expected = producer.expected;
   for (std::uint32_t& word : expected) word = mst::stamp(word, 0);
