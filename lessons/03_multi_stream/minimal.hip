@@ -17,6 +17,7 @@
 
 #include "hip_lessons/minimal_hip_check.hpp"
 
+//! [kernels]
 // The producer is slow on purpose: each thread repeats x = a*x + c (mod 2^32) `rounds` times.
 // It is still running when the consumer would start without the event.
 __global__ void produce(const std::uint32_t* in, std::uint32_t* data, std::size_t n,
@@ -33,6 +34,7 @@ __global__ void consume(const std::uint32_t* data, std::uint32_t* out, std::size
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < n) out[i] = data[i] + 1u;
 }
+//! [kernels]
 
 int main() {
   HIP_SKIP_WITHOUT_GPU();
