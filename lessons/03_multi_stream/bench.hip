@@ -30,9 +30,9 @@ void small_kernels(benchmark::State& state) {
   const auto ticks = static_cast<long long>(kKernelUs * hl::spin_ticks_per_microsecond());
   const ms::StampWork work(kKernels, 1, ms::kOneBlockThreads, ticks, 1);
   hl::GpuStream origin;
-  ms::WorkerStreams one(1);
-  ms::WorkerStreams several(stream_count);
-  auto on = [&](ms::WorkerStreams& workers) {
+  const ms::Workers one = ms::create_workers(1);
+  const ms::Workers several = ms::create_workers(stream_count);
+  auto on = [&](const ms::Workers& workers) {
     return [&] { ms::enqueue_round_robin(work, workers, origin); };
   };
   const hl::TimingPlan plan{1, 5};
@@ -40,6 +40,8 @@ void small_kernels(benchmark::State& state) {
   const double these_streams = hl::time_on_stream(origin, plan, on(several));
   hl::time_iterations(state, origin, on(several));
   state.counters["speedup_vs_1_stream"] = one_stream / these_streams;
+  ms::destroy_workers(one);
+  ms::destroy_workers(several);
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * kKernels);
 }
 
@@ -51,12 +53,12 @@ void pipeline(benchmark::State& state) {
   const ms::PipelineArrays arrays = data.arrays(false);  // pinned
   hl::GpuStream origin;
   const unsigned int rounds = ms::rounds_matching_the_copy(arrays, origin);
-  ms::WorkerStreams one(1);
-  ms::WorkerStreams several(std::min<std::size_t>(chunks, 4));
-  auto run = [&](ms::WorkerStreams& workers, std::size_t pieces) {
+  const ms::Workers one = ms::create_workers(1);
+  const ms::Workers several = ms::create_workers(std::min<std::size_t>(chunks, 4));
+  auto run = [&](const ms::Workers& workers, std::size_t pieces) {
     return [&, pieces] {
-      workers.fork_join(origin,
-                        [&] { ms::enqueue_pipeline(arrays, pieces, rounds, workers.streams); });
+      ms::fork_join(origin, workers,
+                    [&] { ms::enqueue_pipeline(arrays, pieces, rounds, workers.streams); });
     };
   };
   const hl::TimingPlan plan{1, 5};
@@ -65,6 +67,8 @@ void pipeline(benchmark::State& state) {
   hl::time_iterations(state, origin, run(several, chunks));
   state.counters["speedup_vs_sequential"] = sequential / pipelined;
   state.counters["rounds"] = rounds;
+  ms::destroy_workers(one);
+  ms::destroy_workers(several);
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * 2 *
                           static_cast<std::int64_t>(n * sizeof(std::uint32_t)));
 }

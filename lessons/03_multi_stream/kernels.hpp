@@ -25,7 +25,9 @@ namespace multi_stream {
 inline constexpr unsigned int kOneBlockThreads = 64;  // one AMD wavefront, two NVIDIA warps
 inline constexpr unsigned int kFillingThreads = 256;  // blocks of the kernels that fill the GPU
 
-/// What a block writes: a block that ran twice, never ran, or wrote another's slot is caught.
+/// The stamp: what a block writes into its slot (the one output element it owns), made from
+/// the slot's input and the kernel's number. A block that ran twice, never ran, or wrote
+/// another block's slot leaves a wrong value there.
 __host__ __device__ inline std::uint32_t stamp(std::uint32_t input, unsigned int kernel) {
   return input * 2654435761u + kernel;
 }
@@ -52,7 +54,8 @@ inline unsigned int blocks_filling_the_gpu(int compute_units) {
   return static_cast<unsigned int>(std::max(1, per_cu) * compute_units);
 }
 
-/// `kernels` launches of spin_then_stamp, their seeded input and the reference of each slot.
+/// `kernels` launches of spin_then_stamp: their random input (from `seed`, so a run can be
+/// repeated), the host's reference of every slot, and the device buffers.
 struct StampWork {
   unsigned int kernels, blocks, threads;
   long long ticks;
@@ -66,49 +69,53 @@ struct StampWork {
   }
 };
 
-/// Non-blocking worker streams (no implicit synchronization with the legacy default stream)
-/// and the events that fork them from, and join them back into, an origin stream.
-struct WorkerStreams {
+//! [worker_streams]
+// Worker streams, and the events that tie them to one origin stream. Non-blocking streams
+// (hipStreamNonBlocking) never wait for the legacy default stream, stream 0, nor it for them.
+// The events only order work (hipEventDisableTiming): none of them is ever timed.
+struct Workers {
   std::vector<hipStream_t> streams;
-  std::vector<hipEvent_t> joins;  // one per worker: each is recorded once per fork_join
-  hipEvent_t fork = nullptr;
-  explicit WorkerStreams(std::size_t count) : streams(count), joins(count) {
-    HIP_CHECK(hipEventCreateWithFlags(&fork, hipEventDisableTiming));  // they only order work
-    for (hipEvent_t& e : joins) HIP_CHECK(hipEventCreateWithFlags(&e, hipEventDisableTiming));
-    for (hipStream_t& s : streams) HIP_CHECK(hipStreamCreateWithFlags(&s, hipStreamNonBlocking));
-  }
-  ~WorkerStreams() {
-    for (const hipStream_t s : streams) (void)hipStreamDestroy(s);
-    for (const hipEvent_t e : joins) (void)hipEventDestroy(e);
-    (void)hipEventDestroy(fork);
-  }
-  WorkerStreams(const WorkerStreams&) = delete;
-  WorkerStreams& operator=(const WorkerStreams&) = delete;
-
-  //! [fork_join]
-  // Enqueues `work` (on `streams`) between a fork from and a join into `origin`. Fork: each
-  // worker waits for an event recorded on the origin, so it starts after the origin's earlier
-  // work (a poison, a gate kernel, a timing's start event). Join: the origin waits for an event
-  // recorded on each worker after its work, so the origin's next work (a timing's stop event)
-  // comes after all of it. The host never waits: the GPU resolves the dependencies.
-  template <class Work>
-  void fork_join(hipStream_t origin, Work&& work) {
-    HIP_CHECK(hipEventRecord(fork, origin));
-    for (const hipStream_t worker : streams) HIP_CHECK(hipStreamWaitEvent(worker, fork, 0));
-    work();
-    for (std::size_t i = 0; i < streams.size(); ++i) {
-      HIP_CHECK(hipEventRecord(joins[i], streams[i]));
-      HIP_CHECK(hipStreamWaitEvent(origin, joins[i], 0));
-    }
-  }
-  //! [fork_join]
+  hipEvent_t fork = nullptr;      // recorded on the origin, waited for by every worker
+  std::vector<hipEvent_t> joins;  // one per worker, recorded on it, waited for by the origin
 };
+
+inline Workers create_workers(std::size_t count) {
+  Workers w{std::vector<hipStream_t>(count), nullptr, std::vector<hipEvent_t>(count)};
+  for (hipStream_t& s : w.streams) HIP_CHECK(hipStreamCreateWithFlags(&s, hipStreamNonBlocking));
+  HIP_CHECK(hipEventCreateWithFlags(&w.fork, hipEventDisableTiming));
+  for (hipEvent_t& e : w.joins) HIP_CHECK(hipEventCreateWithFlags(&e, hipEventDisableTiming));
+  return w;
+}
+
+inline void destroy_workers(const Workers& w) {
+  for (const hipStream_t s : w.streams) HIP_CHECK(hipStreamDestroy(s));
+  for (const hipEvent_t e : w.joins) HIP_CHECK(hipEventDestroy(e));
+  HIP_CHECK(hipEventDestroy(w.fork));
+}
+//! [worker_streams]
+
+//! [fork_join]
+// Enqueues `work` (on the workers' streams) between a fork from and a join into `origin`.
+// Fork: every worker waits for an event recorded on the origin, so it starts after the
+// origin's earlier work. Join: the origin waits for an event recorded on each worker after
+// its work, so the origin's next work comes after all of it. The host never waits.
+template <class Work>
+void fork_join(hipStream_t origin, const Workers& w, Work&& work) {
+  HIP_CHECK(hipEventRecord(w.fork, origin));
+  for (const hipStream_t worker : w.streams) HIP_CHECK(hipStreamWaitEvent(worker, w.fork, 0));
+  work();
+  for (std::size_t i = 0; i < w.streams.size(); ++i) {
+    HIP_CHECK(hipEventRecord(w.joins[i], w.streams[i]));  // one event each: see the README
+    HIP_CHECK(hipStreamWaitEvent(origin, w.joins[i], 0));
+  }
+}
+//! [fork_join]
 
 // Kernel k goes to worker k % workers: each worker runs its kernels in order, kernels on
 // different workers may run at once. A traced run gives every launch its slice of the trace.
-inline void enqueue_round_robin(const StampWork& k, WorkerStreams& workers, hipStream_t origin,
+inline void enqueue_round_robin(const StampWork& k, const Workers& workers, hipStream_t origin,
                                 hip_lessons::TracedRun* trace = nullptr) {
-  workers.fork_join(origin, [&] {
+  fork_join(origin, workers, [&] {
     for (unsigned int kernel = 0; kernel < k.kernels; ++kernel) {
       const auto s = static_cast<int>(kernel % workers.streams.size());
       hipLaunchKernelGGL(spin_then_stamp, dim3(k.blocks), dim3(k.threads), 0, workers.streams[s],

@@ -1,8 +1,9 @@
 /// \file lessons/03_multi_stream/main.hip
 /// \brief Lesson 03: streams, copy/compute overlap, and ordering across streams with events.
 ///
-/// Steps (numbered as in the README): 1. one-block kernels side by side on streams, GPU-filling
-/// ones not; 2. the same traced; 3. copy/compute overlap; 4. an event orders two streams.
+/// Steps (numbered as in the README): 1. the spin clock checked by events; 2. one-block kernels
+/// side by side on streams, GPU-filling ones not; 3. the same traced; 4. copy/compute overlap;
+/// 5. an event orders two streams.
 #include <hip/hip_runtime.h>
 
 #include <algorithm>
@@ -41,8 +42,10 @@ struct Run {  // what every step works with
 std::optional<double> run_on_streams(mst::StampWork& work, std::int64_t count, const Run& r,
                                      hl::StepResult& step, hl::TracedRun* trace = nullptr) {
   const hl::RunOrTime runs = trace ? hl::RunOrTime() : r.runs;  // traces: untimed
-  mst::WorkerStreams workers(count);
-  if (trace) {  // a 5 ms gate holds the workers until every launch is enqueued
+  const mst::Workers workers = mst::create_workers(static_cast<std::size_t>(count));
+  // A traced run starts with a gate kernel: one block that spins 5 ms on the origin. The
+  // workers wait for it (the fork), so no kernel starts before the host has enqueued them all.
+  if (trace) {
     hipLaunchKernelGGL(hl::spin_kernel<>, dim3(1), dim3(64), 0, r.origin, 5000.0, r.ticks_per_us,
                        nullptr, hl::BlockTrace{});
     HIP_CHECK(hipGetLastError());
@@ -56,14 +59,40 @@ std::optional<double> run_on_streams(mst::StampWork& work, std::int64_t count, c
   step.check_match(hl::format("{} kernels of {} block(s) on {} stream(s){}", work.kernels,
                               work.blocks, count, trace ? ", traced" : ""),
                    hl::first_mismatch(work.expected, work.out.download()), work.expected.size());
+  mst::destroy_workers(workers);
   return ms;
 }
 
-// 1. One-block kernels leave most of the GPU idle: on several streams, several run at once.
+// 1. Every kernel of this lesson waits by spinning on a device clock: a 2 ms spin, timed by
+// events (a clock of the runtime's own), shows that the spin clock's rate is right.
+hl::StepResult check_the_spin_clock(const Run& r, const hl::Device& device) {
+  hl::StepResult step("1. The spin clock, checked by the event clock");
+  hipEvent_t start = nullptr, stop = nullptr;
+  HIP_CHECK(hipEventCreate(&start));
+  HIP_CHECK(hipEventCreate(&stop));
+  HIP_CHECK(hipEventRecord(start, r.origin));
+  hipLaunchKernelGGL(hl::spin_kernel<>, dim3(1), dim3(mst::kOneBlockThreads), 0, r.origin, 2000.0,
+                     r.ticks_per_us, nullptr, hl::BlockTrace{});
+  HIP_CHECK(hipGetLastError());
+  HIP_CHECK(hipEventRecord(stop, r.origin));
+  HIP_CHECK(hipEventSynchronize(stop));
+  float ruler = 0.0f;
+  HIP_CHECK(hipEventElapsedTime(&ruler, start, stop));
+  HIP_CHECK(hipEventDestroy(start));
+  HIP_CHECK(hipEventDestroy(stop));
+  step.facts(device.facts())
+      .fact("spin_ticks_per_us", r.ticks_per_us)
+      .check("a 2 ms spin kernel takes 1.6 .. 100 ms by the event clock",
+             ruler >= 1.6f && ruler <= 100.0f,
+             hl::format("{:.3} ms at {:.3} ticks/us", ruler, r.ticks_per_us));
+  return step;
+}
+
+// 2. One-block kernels leave most of the GPU idle: on several streams, several run at once.
 hl::StepResult spread_over_streams(const Run& r, const Settings& s, const hl::Device& device,
                                    const hl::SpeedCheck& one_block_check,
                                    const hl::SpeedCheck& filling_check) {
-  hl::StepResult step("1. One-block kernels on 1 to 32 streams, and kernels that fill the GPU");
+  hl::StepResult step("2. One-block kernels on 1 to 32 streams, and kernels that fill the GPU");
   const unsigned int blocks = mst::blocks_filling_the_gpu(device.compute_units());
   mst::StampWork small(s.kernels, s.kernel_blocks, mst::kOneBlockThreads, r.kernel_ticks,
                        r.options.seed);
@@ -90,26 +119,7 @@ hl::StepResult spread_over_streams(const Run& r, const Settings& s, const hl::De
     full_speedup = hl::ratio(full_one, t);  // no room left: about 1 on any stream count
     table.row({"GPU-filling", count, t, std::nullopt, full_speedup});
   }
-  hipEvent_t start = nullptr, stop = nullptr;
-  HIP_CHECK(hipEventCreate(&start));
-  HIP_CHECK(hipEventCreate(&stop));
-  HIP_CHECK(hipEventRecord(start, r.origin));
-  hipLaunchKernelGGL(mst::spin_then_stamp, dim3(1), dim3(mst::kOneBlockThreads), 0, r.origin,
-                     std::llround(2000 * r.ticks_per_us), small.in.data(), small.out.data(), 0u,
-                     hl::BlockTrace{});
-  HIP_CHECK(hipGetLastError());
-  HIP_CHECK(hipEventRecord(stop, r.origin));
-  HIP_CHECK(hipEventSynchronize(stop));
-  float ruler = 0.0f;  // every duration here relies on the spin clock: check it by events
-  HIP_CHECK(hipEventElapsedTime(&ruler, start, stop));
-  HIP_CHECK(hipEventDestroy(start));
-  HIP_CHECK(hipEventDestroy(stop));
-  step.facts(device.facts())
-      .fact("spin_ticks_per_us", r.ticks_per_us)
-      .check("a 2 ms spin kernel takes 1.6 .. 100 ms by the event clock",
-             ruler >= 1.6f && ruler <= 100.0f,
-             hl::format("{:.3} ms at {:.3} ticks/us", ruler, r.ticks_per_us))
-      .table(table)
+  step.table(table)
       .measurement("small_kernels_speedup", small_speedup)
       .speed(one_block_check, small_speedup)
       .measurement("full_kernels_speedup", full_speedup)
@@ -121,11 +131,11 @@ hl::StepResult spread_over_streams(const Run& r, const Settings& s, const hl::De
   return step;
 }
 
-// 2. 16 of step 1's kernels block by block on 1 and on --streams streams: 1 stream never runs
+// 3. 8 of step 2's kernels block by block on 1 and on --streams streams: 1 stream never runs
 // two at once, k streams run min(k, hardware queues, kernels) at once (the README says why).
 hl::StepResult trace_the_schedule(const Run& r, const Settings& s, hl::TraceFile& traces) {
-  const unsigned int kernels = 16;
-  hl::StepResult step("2. The same kernels traced block by block: 1 stream against " + r.many);
+  const unsigned int kernels = 8;  // one row each in the timelines
+  hl::StepResult step("3. The same kernels traced block by block: 1 stream against " + r.many);
   mst::StampWork work(kernels, 1, mst::kOneBlockThreads, r.kernel_ticks, r.options.seed + 9);
   std::vector<hl::Schedule> runs;
   for (const std::int64_t count : {std::int64_t{1}, s.streams}) {
@@ -170,10 +180,10 @@ std::optional<double> run_pipeline(mst::PipelineData& p, const Chunking& how, un
   HIP_CHECK(hipMemsetAsync(a.device_in, 0xFF, p.n * sizeof(std::uint32_t), origin));
   HIP_CHECK(hipMemsetAsync(a.device_out, 0xFF, p.n * sizeof(std::uint32_t), origin));
   std::fill(a.host_out, a.host_out + p.n, 0xFFFFFFFFu);
-  mst::WorkerStreams workers(how.streams);
+  const mst::Workers workers = mst::create_workers(how.streams);
   const std::optional<double> ms = runs.on_stream(origin, [&] {
-    workers.fork_join(
-        origin, [&] { mst::enqueue_pipeline(a, how.chunks, rounds, workers.streams, marks); });
+    mst::fork_join(origin, workers,
+                   [&] { mst::enqueue_pipeline(a, how.chunks, rounds, workers.streams, marks); });
   });
   const std::size_t chunk = (p.n + how.chunks - 1) / how.chunks;
   step.check_match(
@@ -181,6 +191,7 @@ std::optional<double> run_pipeline(mst::PipelineData& p, const Chunking& how, un
                  p.n, how.chunks, (p.n + chunk - 1) / chunk, chunk, p.n - (p.n - 1) / chunk * chunk,
                  how.streams, how.pageable ? "pageable" : "pinned", marks ? ", with events" : ""),
       hl::first_mismatch(p.expected.data(), a.host_out, p.n), p.n);
+  mst::destroy_workers(workers);
   return ms;
 }
 
@@ -215,10 +226,10 @@ void draw_the_pipeline(mst::PipelineData& p, const Chunking& how, unsigned int r
                            rows, span));
 }
 
-// 3. Copy in, compute, copy out: in one piece, then in chunks pipelined over streams.
+// 4. Copy in, compute, copy out: in one piece, then in chunks pipelined over streams.
 hl::StepResult overlap_copies_and_compute(std::size_t n, const Run& r, const Settings& s,
                                           const hl::SpeedCheck& check) {
-  hl::StepResult step("3. Copy/compute overlap");
+  hl::StepResult step("4. Copy/compute overlap");
   mst::PipelineData p(n, r.options.seed + 2 + n);
   const unsigned int rounds = s.rounds > 0 ? static_cast<unsigned int>(s.rounds)
                               : r.runs.timed()
@@ -249,17 +260,18 @@ hl::StepResult overlap_copies_and_compute(std::size_t n, const Run& r, const Set
       .speed(check, speedup[2]);
 }
 
-// 4. A producer on stream A, a consumer of its output on stream B: once with B told to wait
+// 5. A producer on stream A, a consumer of its output on stream B: once with B told to wait
 // (checked), once without (a race on purpose: the elements read too early are counted).
 hl::StepResult order_with_an_event(const Run& r) {
+  // One producer kernel of 256 one-block slots: each block stamps its element after 0.5 ms.
   mst::StampWork producer(1, 256, mst::kOneBlockThreads, std::llround(500 * r.ticks_per_us),
-                          r.options.seed + 3);  // 256 one-block stamps, each after 0.5 ms
+                          r.options.seed + 3);
   hl::DeviceBuffer<std::uint32_t> consumed(256);
   std::vector<std::uint32_t> expected = producer.expected;
   for (std::uint32_t& word : expected) word = mst::stamp(word, 0);
   int least = 0, greatest = 0;
   HIP_CHECK(hipDeviceGetStreamPriorityRange(&least, &greatest));
-  hl::StepResult step("4. Ordering across streams with an event");
+  hl::StepResult step("5. Ordering across streams with an event");
   step.fact("priority_least", least).fact("priority_greatest", greatest);
   for (const bool wait : {true, false}) {
     //! [wait_event]
@@ -337,14 +349,16 @@ int main(int argc, char** argv) {
     const Run r{options,      hl::RunOrTime(options), origin,
                 ticks_per_us, kernel_ticks,           hl::format("{} streams", s.streams)};
 
-    lesson.report.step(spread_over_streams(r, s, device, one_block_speedup, filling_speedup));
-    lesson.report.step(trace_the_schedule(r, s, lesson.traces));
-    // --check: even chunks (2^20), a shorter last (2^20 + 3, 1001), more than elements (5, 1)
+    lesson.report.step(check_the_spin_clock(r, device));  // 1.
+    lesson.report.step(
+        spread_over_streams(r, s, device, one_block_speedup, filling_speedup));  // 2.
+    lesson.report.step(trace_the_schedule(r, s, lesson.traces));                 // 3.
+    // 4. --check: even chunks (2^20), a shorter last (2^20 + 3, 1001), more than elements (5, 1)
     for (const std::size_t n :
          hl::per_mode<std::size_t>(options, options.size, {1 << 20, (1 << 20) + 3, 1001, 5, 1})) {
       lesson.report.step(overlap_copies_and_compute(n, r, s, pipeline_speedup));
     }
-    lesson.report.step(order_with_an_event(r));
+    lesson.report.step(order_with_an_event(r));  // 5.
     HIP_CHECK(hipStreamDestroy(origin));
   });
 }
