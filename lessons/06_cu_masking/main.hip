@@ -113,22 +113,19 @@ hl::StepResult make_partitions(const hl::Device& device, int k, const std::strin
   return step;
 }
 
-// 2. The kernel on the whole device, checked against the host; then on each partition, traced,
-// which must reproduce that output on at most its units. Each is timed; the partitions end here.
-hl::StepResult measure_scaling(hl::Lesson& lesson, Workload& work,
-                               std::vector<Partition>& partitions, int units,
-                               const hl::SpeedCheck& tolerance) {
-  hl::StepResult step("2. Scaling: the kernel on k of N units takes N/k as long");
+// The kernel on a plain stream, the whole device, into `out` (poisoned first), timed or not:
+// its output, checked against the host, becomes what every partition must reproduce.
+void run_on_whole_device(hl::StepResult& step, const hl::RunOrTime& runs, Workload& work,
+                         float* out) {
   hipStream_t whole = nullptr;
   HIP_CHECK(hipStreamCreateWithFlags(&whole, hipStreamNonBlocking));
-  float* out = nullptr;
-  HIP_CHECK(hipMalloc(&out, work.n * sizeof(float)));
   HIP_CHECK(hipMemsetAsync(out, 0xFF, work.n * sizeof(float), whole));
-  const hl::RunOrTime runs(lesson.options);  // waits for `whole`, timed or not
+  // on_stream waits for `whole`, timed or not.
   work.whole_device_ms =
       runs.on_stream(whole, [&] { launch(work.d_in.data(), out, work.n, work.iterations, whole); });
   work.expected.resize(work.n);
   HIP_CHECK(hipMemcpy(work.expected.data(), out, work.n * sizeof(float), hipMemcpyDeviceToHost));
+  HIP_CHECK(hipStreamDestroy(whole));
   // About 2^23 chain steps on the host: every element at --check's size, 1024 at --size's.
   const std::size_t stride = std::max<std::size_t>(1, work.n * work.iterations >> 23);
   std::vector<float> host, device;
@@ -138,6 +135,18 @@ hl::StepResult measure_scaling(hl::Lesson& lesson, Workload& work,
   }
   step.check_match(hl::format("whole device vs host, {} of {} elements", host.size(), work.n),
                    hl::first_mismatch(host, device, kTolerance), host.size());
+}
+
+// 2. The kernel on the whole device, checked against the host; then on each partition, traced,
+// which must reproduce that output on at most its units. Each is timed; the partitions end here.
+hl::StepResult measure_scaling(hl::Lesson& lesson, Workload& work,
+                               std::vector<Partition>& partitions, int units,
+                               const hl::SpeedCheck& tolerance) {
+  hl::StepResult step("2. Scaling: the kernel on k of N units takes N/k as long");
+  float* out = nullptr;
+  HIP_CHECK(hipMalloc(&out, work.n * sizeof(float)));
+  const hl::RunOrTime runs(lesson.options);
+  run_on_whole_device(step, runs, work, out);
   const std::vector<hl::Column> columns = {"partition",      "units",     {"median", "ms", 3},
                                            "x whole device", "ideal N/k", "measured / ideal"};
   hl::ResultTable table("scaling", "The kernel on the whole device and on k units", columns);
@@ -160,7 +169,6 @@ hl::StepResult measure_scaling(hl::Lesson& lesson, Workload& work,
                           units, *slowdown, ideal);
   }
   HIP_CHECK(hipFree(out));
-  HIP_CHECK(hipStreamDestroy(whole));
   step.table(table).measurement("whole_device_ms", work.whole_device_ms);
   for (const auto& [partition, ratio] : speeds) step.speed(tolerance, ratio, partition);
   return step.summary(summary);
@@ -232,12 +240,12 @@ int main(int argc, char** argv) {
     const hl::Device device = hl::open_device(lesson.options.device);
     const int k = static_cast<int>(partition);
     std::vector<Partition> partitions;  // bad options: exit 2 before the inputs are allocated
-    const hl::StepResult made = make_partitions(device, k, cu_mask_text, partitions);
+    const hl::StepResult made = make_partitions(device, k, cu_mask_text, partitions);  // 1.
     // --check: an odd size catches a missing guard; 64 steps keep the host reference quick.
     const auto [n, steps] = hl::per_mode<std::pair<std::size_t, int>>(
         lesson.options, {lesson.options.size, static_cast<int>(iterations)}, {{65539, 64}})[0];
     Workload work(n, steps, lesson.options.seed);
-    lesson.report.step(made);  // 1.
+    lesson.report.step(made);  // step 1's result, once the inputs exist
     lesson.report.step(
         measure_scaling(lesson, work, partitions, device.compute_units(), scaling_check));  // 2.
     lesson.report.step(measure_side_by_side(lesson, device, work, k, concurrent_check));    // 3.
