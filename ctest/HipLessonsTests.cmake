@@ -1,12 +1,17 @@
 # Registers tests the same way for every lesson.
 #
 #   hip_lessons_add_test(NAME <name> COMMAND <cmd> [args...] LABELS <labels...>
-#                        [GPU] [TIMEOUT <seconds>] [SKIP_REGULAR_EXPRESSION <regex>])
+#                        [GPU | GPU_SHARED] [TIMEOUT <seconds>]
+#                        [SKIP_REGULAR_EXPRESSION <regex>])
 #       One CTest test. Exit code 77 is a skip everywhere (and so is output matching
-#       SKIP_REGULAR_EXPRESSION). GPU tests take the "gpu" resource lock, so `ctest -j` never
-#       runs two of them at once, and, unless they are unit tests (which run anywhere and use
-#       a GPU only where there is one), the label gpu: `ctest -L gpu` selects every test that
-#       needs a GPU, the speed, sanitize and profiler tests included.
+#       SKIP_REGULAR_EXPRESSION). A GPU test has the GPU to itself: it takes every GPU lane
+#       (resource locks gpu, gpu_lane_1 .. gpu_lane_<N-1>, N = HIP_LESSONS_GPU_LANES), so
+#       `ctest -j` never runs it beside another GPU test; it may time work or check that
+#       kernels overlap. A GPU_SHARED test times nothing and enforces no overlap (a
+#       compute-sanitizer run, a malformed environment): it takes one lane, so up to N of them
+#       share the GPU, and never beside a GPU test. Both get the label gpu unless they are unit
+#       tests (which run anywhere and use a GPU only where there is one): `ctest -L gpu`
+#       selects every test that needs a GPU, the speed, sanitize and profiler tests included.
 #
 #   hip_lessons_add_lesson(NUMBER <NN> NAME <name> SOURCES <files...> [TRACE]
 #                          [BENCH <file>] [CHECK_ARGS ...] [SPEED_ARGS ...]
@@ -48,11 +53,25 @@ if(HIP_LESSONS_PLATFORM_RESOLVED STREQUAL "nvidia")
     DOC "compute-sanitizer for the 'sanitize' test label")
 endif()
 
+# GPU lanes: how many GPU_SHARED tests may share the GPU at once (hip_lessons_add_test).
+set(HIP_LESSONS_GPU_LANES 4 CACHE STRING
+  "GPU tests that time nothing and enforce no overlap (sanitizer runs, malformed environments) that may share the GPU at once")
+if(NOT HIP_LESSONS_GPU_LANES MATCHES "^[1-9][0-9]*$")
+  message(FATAL_ERROR "HIP_LESSONS_GPU_LANES='${HIP_LESSONS_GPU_LANES}' is not a count of 1 or more")
+endif()
+set(HIP_LESSONS_GPU_LANE_LOCKS gpu)
+if(HIP_LESSONS_GPU_LANES GREATER 1)
+  math(EXPR _hl_last_lane "${HIP_LESSONS_GPU_LANES} - 1")
+  foreach(_hl_lane RANGE 1 ${_hl_last_lane})
+    list(APPEND HIP_LESSONS_GPU_LANE_LOCKS gpu_lane_${_hl_lane})
+  endforeach()
+endif()
+
 function(hip_lessons_add_test)
   if(NOT HIP_LESSONS_BUILD_TESTS)
     return()
   endif()
-  cmake_parse_arguments(PARSE_ARGV 0 ARG "GPU" "NAME;TIMEOUT;SKIP_REGULAR_EXPRESSION"
+  cmake_parse_arguments(PARSE_ARGV 0 ARG "GPU;GPU_SHARED" "NAME;TIMEOUT;SKIP_REGULAR_EXPRESSION"
                         "COMMAND;LABELS")
   if(NOT ARG_NAME OR NOT ARG_COMMAND)
     message(FATAL_ERROR "hip_lessons_add_test: NAME and COMMAND are required")
@@ -60,14 +79,26 @@ function(hip_lessons_add_test)
   if(NOT ARG_TIMEOUT)
     set(ARG_TIMEOUT 300)
   endif()
-  if(ARG_GPU AND NOT "unit" IN_LIST ARG_LABELS AND NOT "gpu" IN_LIST ARG_LABELS)
+  if((ARG_GPU OR ARG_GPU_SHARED) AND NOT "unit" IN_LIST ARG_LABELS
+     AND NOT "gpu" IN_LIST ARG_LABELS)
     list(APPEND ARG_LABELS gpu)
   endif()
   add_test(NAME ${ARG_NAME} COMMAND ${ARG_COMMAND})
   set_tests_properties(${ARG_NAME} PROPERTIES
     LABELS "${ARG_LABELS}" SKIP_RETURN_CODE 77 TIMEOUT ${ARG_TIMEOUT})
   if(ARG_GPU)
-    set_tests_properties(${ARG_NAME} PROPERTIES RESOURCE_LOCK gpu)
+    set_tests_properties(${ARG_NAME} PROPERTIES RESOURCE_LOCK "${HIP_LESSONS_GPU_LANE_LOCKS}")
+  elseif(ARG_GPU_SHARED)
+    # Lanes are dealt round-robin in registration order, so a lesson's four sanitizer runs
+    # land on four lanes.
+    get_property(next GLOBAL PROPERTY HIP_LESSONS_NEXT_GPU_LANE)
+    if(NOT next)
+      set(next 0)
+    endif()
+    list(GET HIP_LESSONS_GPU_LANE_LOCKS ${next} lane)
+    math(EXPR next "(${next} + 1) % ${HIP_LESSONS_GPU_LANES}")
+    set_property(GLOBAL PROPERTY HIP_LESSONS_NEXT_GPU_LANE ${next})
+    set_tests_properties(${ARG_NAME} PROPERTIES RESOURCE_LOCK ${lane})
   endif()
   if(ARG_SKIP_REGULAR_EXPRESSION)
     set_tests_properties(${ARG_NAME} PROPERTIES
@@ -123,11 +154,14 @@ endif()
 #       a machine without GPU device nodes, where a GPU-less skip would prove nothing.
 function(hip_lessons_add_environment_test lesson target setting code regex)
   string(REGEX REPLACE "=.*" "" variable "${setting}")
+  # What is checked is how the lesson treats the setting (a warning, a skip, never a crash),
+  # not the schedule: its overlap checks are shown, not enforced, so the test can share the GPU
+  # (lessonNN.check enforces them).
   hip_lessons_add_test(NAME ${lesson}.environment.${variable}
-    COMMAND ${CMAKE_COMMAND} -E env "${setting}"
+    COMMAND ${CMAKE_COMMAND} -E env "${setting}" HIP_LESSONS_SCHEDULE_CHECKS=show
             bash ${HIP_LESSONS_EXPECT_EXIT} ${code} --needs-gpu ${HIP_LESSONS_PLATFORM_RESOLVED}
             --output "${regex}" -- $<TARGET_FILE:${target}> ${ARGN}
-    LABELS gpu ${lesson} GPU TIMEOUT 300)
+    LABELS gpu ${lesson} GPU_SHARED TIMEOUT 300)
 endfunction()
 
 #   hip_lessons_add_unit_tests(<NN> <sources...>)
@@ -283,7 +317,7 @@ function(hip_lessons_add_lesson)
       set(skip_when SKIP_REGULAR_EXPRESSION "skipped: ")
     endif()
     hip_lessons_add_test(NAME ${lesson}.sanitize.${tool} COMMAND ${command}
-      LABELS sanitize ${lesson} GPU TIMEOUT 900 ${skip_when})
+      LABELS sanitize ${lesson} GPU_SHARED TIMEOUT 900 ${skip_when})
   endforeach()
 
   if(ARG_BENCH AND HIP_LESSONS_BUILD_BENCHMARKS)
