@@ -357,6 +357,12 @@ foreach(case IN ITEMS "option_for_folder;--skip-bench" "no_value;report;--speed-
     COMMAND bash ${HIP_LESSONS_EXPECT_EXIT} 2 -- bash ${CMAKE_CURRENT_LIST_DIR}/gpu-report.sh ${case}
     LABELS unit TIMEOUT 60)
 endforeach()
+# Without a GPU, or after a run where anything failed or skipped, gpu-report.sh --update-docs
+# changes no docs file and names why; skipped speed runs are counted as skips (stand-ins for the
+# build, the GPU and the docs tools).
+hip_lessons_add_test(NAME repo.gpu_report.update_docs
+  COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/expect-gpu-report.sh ${CMAKE_SOURCE_DIR}
+  LABELS unit TIMEOUT 120)
 # The commands README.md and CONTRIBUTING.md print run as printed from a fresh clone (scripts
 # inside the repository, executable where they are the command), and the sections of
 # CONTRIBUTING.md that scripts cite exist.
