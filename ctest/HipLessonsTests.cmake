@@ -363,6 +363,10 @@ endforeach()
 hip_lessons_add_test(NAME repo.gpu_report.update_docs
   COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/expect-gpu-report.sh ${CMAKE_SOURCE_DIR}
   LABELS unit TIMEOUT 120)
+# .ci/run builds only in folders of its own (build/ci-*), never over the quick start's.
+hip_lessons_add_test(NAME repo.ci_build_folders
+  COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/check-ci-build-folders.sh ${CMAKE_SOURCE_DIR}
+  LABELS unit TIMEOUT 60)
 # The commands README.md and CONTRIBUTING.md print run as printed from a fresh clone (scripts
 # inside the repository, executable where they are the command), and the sections of
 # CONTRIBUTING.md that scripts cite exist.
