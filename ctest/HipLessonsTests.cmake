@@ -367,6 +367,15 @@ hip_lessons_add_test(NAME repo.gpu_report.update_docs
 hip_lessons_add_test(NAME repo.ci_build_folders
   COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/check-ci-build-folders.sh ${CMAKE_SOURCE_DIR}
   LABELS unit TIMEOUT 60)
+# ctest/check-format.sh checks (and --fix formats) the files git does not track yet, not the
+# ignored ones (a scratch repository).
+find_program(HIP_LESSONS_CLANG_FORMAT clang-format DOC "clang-format for the repo.format test")
+if(HIP_LESSONS_CLANG_FORMAT)
+  hip_lessons_add_test(NAME repo.format_untracked
+    COMMAND ${CMAKE_COMMAND} -E env CLANG_FORMAT=${HIP_LESSONS_CLANG_FORMAT}
+            bash ${CMAKE_CURRENT_LIST_DIR}/expect-check-format.sh ${CMAKE_SOURCE_DIR}
+    LABELS unit TIMEOUT 60)
+endif()
 # The commands README.md and CONTRIBUTING.md print run as printed from a fresh clone (scripts
 # inside the repository, executable where they are the command), and the sections of
 # CONTRIBUTING.md that scripts cite exist.
