@@ -376,6 +376,12 @@ if(HIP_LESSONS_CLANG_FORMAT)
             bash ${CMAKE_CURRENT_LIST_DIR}/expect-check-format.sh ${CMAKE_SOURCE_DIR}
     LABELS unit TIMEOUT 60)
 endif()
+# ctest/lesson-metrics.sh measures and fails nothing: exit 0 with its three totals.
+hip_lessons_add_test(NAME repo.lesson_metrics
+  COMMAND bash ${HIP_LESSONS_EXPECT_EXIT} 0
+          --output "helpers below main.hip that record into a step \\(StepResult&\\): [0-9]+ files"
+          -- bash ${CMAKE_CURRENT_LIST_DIR}/lesson-metrics.sh ${CMAKE_SOURCE_DIR}
+  LABELS unit TIMEOUT 60)
 # The commands README.md and CONTRIBUTING.md print run as printed from a fresh clone (scripts
 # inside the repository, executable where they are the command), and the sections of
 # CONTRIBUTING.md that scripts cite exist.
