@@ -27,7 +27,9 @@
 #                                                 repeats)
 #         lessonNN.bench          gpu           : a short Google Benchmark smoke run
 #         lessonNN.bench_help     unit          : the benchmark binary's --help, without a GPU
-#         lessonNN.bad_input.*    unit          : every bad argument exits 2 with a message
+#         lessonNN.bad_input.*    unit          : every bad argument exits 2 with a message,
+#                                                 refused while parsing: a case that gets past
+#                                                 parsing (exit 77 without a GPU) fails
 #         lessonNN.help_defaults  unit          : --help shows the thresholds CMake configured
 #         lessonNN.help_width     unit          : every line of --help within 100 columns
 #         lessonNN.environment.*  gpu           : a malformed environment warns or skips,
@@ -237,7 +239,8 @@ function(hip_lessons_add_lesson)
     list(GET cases ${j} case_args)
     string(REPLACE " " ";" case_args "${case_args}")
     hip_lessons_add_test(NAME ${lesson}.bad_input.${case_name}
-      COMMAND bash ${HIP_LESSONS_EXPECT_EXIT} 2 -- $<TARGET_FILE:${target}> ${case_args}
+      COMMAND bash ${HIP_LESSONS_EXPECT_EXIT} 2 --at-parsing --
+              $<TARGET_FILE:${target}> ${case_args}
       LABELS unit ${lesson} TIMEOUT 60)
   endforeach()
   if(NOT ARG_NUMBER STREQUAL "01")  # lesson 01 diagnoses the environment; it has its own tests
@@ -381,6 +384,11 @@ hip_lessons_add_test(NAME repo.lesson_metrics
   COMMAND bash ${HIP_LESSONS_EXPECT_EXIT} 0
           --output "helpers below main.hip that record into a step \\(StepResult&\\): [0-9]+ files"
           -- bash ${CMAKE_CURRENT_LIST_DIR}/lesson-metrics.sh ${CMAKE_SOURCE_DIR}
+  LABELS unit TIMEOUT 60)
+# expect-exit.sh itself: exit codes, the error line of exit 2, and a bad-input case that gets
+# past parsing (a valid value: exit 77 without a GPU), which fails under --at-parsing.
+hip_lessons_add_test(NAME repo.expect_exit
+  COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/test-expect-exit.sh ${CMAKE_SOURCE_DIR}
   LABELS unit TIMEOUT 60)
 # The commands README.md and CONTRIBUTING.md print run as printed from a fresh clone (scripts
 # inside the repository, executable where they are the command), and the sections of
