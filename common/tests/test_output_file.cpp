@@ -167,3 +167,15 @@ TEST_F(OutputFileTest, AcceptsWhatItCanWrite) {
   EXPECT_NO_THROW(hl::check_output_path("--json", "/dev/null"));
   EXPECT_NO_THROW(hl::check_output_path("--json", "relative-name.json"));
 }
+
+TEST_F(OutputFileTest, ADirectoryThatTakesNoNewFileIsBadInput) {
+  // /proc/version is a regular file, and /proc looks writable to root, yet no temporary file
+  // can be made beside it: refused at parsing, not after the run.
+  try {
+    hl::check_output_path("--json", "/proc/version");
+    FAIL() << "/proc/version was accepted";
+  } catch (const hl::UsageError& error) {
+    EXPECT_NE(std::string(error.what()).find("'/proc/version'"), std::string::npos) << error.what();
+  }
+  EXPECT_EQ(listing(), "");
+}
