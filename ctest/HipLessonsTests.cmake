@@ -297,9 +297,12 @@ function(hip_lessons_add_lesson)
               --benchmark_out=${CMAKE_BINARY_DIR}/results/${target}_bench.json
               --benchmark_out_format=json
       LABELS gpu ${lesson} GPU TIMEOUT ${ARG_TIMEOUT})
-    # --help is answered on every machine, before the binary looks for a GPU.
+    # --help is answered on every machine, before the binary looks for a GPU: the lesson, its
+    # cases (each with its number of runs), then Google Benchmark's options.
+    string(CONCAT help_regex "cases of lesson ${ARG_NUMBER} .*Cases: +[a-z0-9_]+(/[a-z0-9_]+)? "
+                             "+\\([0-9]+ runs?\\).*--benchmark_filter=<regex>")
     hip_lessons_add_test(NAME ${lesson}.bench_help
-      COMMAND bash ${HIP_LESSONS_EXPECT_EXIT} 0 --output "--benchmark_filter" --
+      COMMAND bash ${HIP_LESSONS_EXPECT_EXIT} 0 --output "${help_regex}" --
               $<TARGET_FILE:${target}_bench> --help
       LABELS unit ${lesson} TIMEOUT 60)
   endif()
