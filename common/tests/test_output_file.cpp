@@ -8,10 +8,12 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <future>
 #include <sstream>
 #include <string>
+#include <system_error>
 
 #include "../src/output_file.hpp"
 #include "hip_lessons/errors.hpp"
@@ -28,7 +30,10 @@ class OutputFileTest : public testing::Test {
     ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
     dir_ = pattern;
   }
-  void TearDown() override { std::system(("rm -rf '" + dir_ + "'").c_str()); }
+  void TearDown() override {
+    std::error_code error;  // a leftover scratch folder is no test failure
+    std::filesystem::remove_all(dir_, error);
+  }
 
   std::string path(const std::string& name) const { return dir_ + "/" + name; }
   static std::string read(const std::string& file) {
