@@ -19,7 +19,8 @@ A README keeps its Expected output short by naming the steps it shows:
 steps 1 and 3 (each from its heading, "1. ...", to the next), a line for each step left out,
 and the summary. A lesson without steps names the tables it leaves out instead:
 `<!-- expected-output:begin omit="Device nodes|Environment variables" -->` drops each table
-whose title starts so (to the next blank line). The whole run is on the docs' Results page."""
+whose title starts so (to the next blank line). A line in the block says what was left out;
+the docs' Results page has the run's JSON tables and plots, not its terminal output."""
 import argparse
 import pathlib
 import re
@@ -76,8 +77,7 @@ def select_steps(output, steps):
         if heading and (number == 0 or lines[number - 1] == ""):
             current = int(heading.group(1))
             if current not in steps:
-                kept += [f"[step {current} left out here: the docs' Results page has the whole "
-                         "run]", ""]
+                kept += [f"[step {current} left out here: run the lesson to see it]", ""]
         elif line.startswith("summary: "):
             current = None
         if current is None or current in steps:
@@ -94,7 +94,8 @@ def omit_tables(output, titles):
             continue
         title = next((t for t in titles if line.startswith(t)), None)
         if title is not None and (not kept or kept[-1] == ""):
-            kept += [f"[left out here: the table \"{line.strip()}\"; the Results page has it]", ""]
+            kept += [f"[left out here: the table \"{line.strip()}\"; run the lesson to see it]",
+                     ""]
             skipping = True
             continue
         kept.append(line)
