@@ -32,7 +32,9 @@
 #                                                 repeats)
 #         lessonNN.bench          gpu           : a short Google Benchmark smoke run
 #         lessonNN.bench_help     unit          : the benchmark binary's --help, without a GPU
-#         lessonNN.bad_input.*    unit          : every bad argument exits 2 with a message
+#         lessonNN.bad_input.*    unit          : every bad argument exits 2 with a message,
+#                                                 refused while parsing: a case that gets past
+#                                                 parsing (exit 77 without a GPU) fails
 #         lessonNN.help_defaults  unit          : --help shows the thresholds CMake configured
 #         lessonNN.help_width     unit          : every line of --help within 100 columns
 #         lessonNN.environment.*  gpu           : a malformed environment warns or skips,
@@ -271,7 +273,8 @@ function(hip_lessons_add_lesson)
     list(GET cases ${j} case_args)
     string(REPLACE " " ";" case_args "${case_args}")
     hip_lessons_add_test(NAME ${lesson}.bad_input.${case_name}
-      COMMAND bash ${HIP_LESSONS_EXPECT_EXIT} 2 -- $<TARGET_FILE:${target}> ${case_args}
+      COMMAND bash ${HIP_LESSONS_EXPECT_EXIT} 2 --at-parsing --
+              $<TARGET_FILE:${target}> ${case_args}
       LABELS unit ${lesson} TIMEOUT 60)
   endforeach()
   if(NOT ARG_NUMBER STREQUAL "01")  # lesson 01 diagnoses the environment; it has its own tests
@@ -328,9 +331,12 @@ function(hip_lessons_add_lesson)
               --benchmark_out=${CMAKE_BINARY_DIR}/results/${target}_bench.json
               --benchmark_out_format=json
       LABELS gpu ${lesson} GPU TIMEOUT ${ARG_TIMEOUT})
-    # --help is answered on every machine, before the binary looks for a GPU.
+    # --help is answered on every machine, before the binary looks for a GPU: the lesson, its
+    # cases (each with its number of runs), then Google Benchmark's options.
+    string(CONCAT help_regex "cases of lesson ${ARG_NUMBER} .*Cases: +[a-z0-9_]+(/[a-z0-9_]+)? "
+                             "+\\([0-9]+ runs?\\).*--benchmark_filter=<regex>")
     hip_lessons_add_test(NAME ${lesson}.bench_help
-      COMMAND bash ${HIP_LESSONS_EXPECT_EXIT} 0 --output "--benchmark_filter" --
+      COMMAND bash ${HIP_LESSONS_EXPECT_EXIT} 0 --output "${help_regex}" --
               $<TARGET_FILE:${target}_bench> --help
       LABELS unit ${lesson} TIMEOUT 60)
   endif()
@@ -391,6 +397,36 @@ foreach(case IN ITEMS "option_for_folder;--skip-bench" "no_value;report;--speed-
     COMMAND bash ${HIP_LESSONS_EXPECT_EXIT} 2 -- bash ${CMAKE_CURRENT_LIST_DIR}/gpu-report.sh ${case}
     LABELS unit TIMEOUT 60)
 endforeach()
+# Without a GPU, or after a run where anything failed or skipped, gpu-report.sh --update-docs
+# changes no docs file and names why; skipped speed runs are counted as skips (stand-ins for the
+# build, the GPU and the docs tools).
+hip_lessons_add_test(NAME repo.gpu_report.update_docs
+  COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/expect-gpu-report.sh ${CMAKE_SOURCE_DIR}
+  LABELS unit TIMEOUT 120)
+# .ci/run builds only in folders of its own (build/ci-*), never over the quick start's.
+hip_lessons_add_test(NAME repo.ci_build_folders
+  COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/check-ci-build-folders.sh ${CMAKE_SOURCE_DIR}
+  LABELS unit TIMEOUT 60)
+# ctest/check-format.sh checks (and --fix formats) the files git does not track yet, not the
+# ignored ones (a scratch repository).
+find_program(HIP_LESSONS_CLANG_FORMAT clang-format DOC "clang-format for the repo.format test")
+if(HIP_LESSONS_CLANG_FORMAT)
+  hip_lessons_add_test(NAME repo.format_untracked
+    COMMAND ${CMAKE_COMMAND} -E env CLANG_FORMAT=${HIP_LESSONS_CLANG_FORMAT}
+            bash ${CMAKE_CURRENT_LIST_DIR}/expect-check-format.sh ${CMAKE_SOURCE_DIR}
+    LABELS unit TIMEOUT 60)
+endif()
+# ctest/lesson-metrics.sh measures and fails nothing: exit 0 with its three totals.
+hip_lessons_add_test(NAME repo.lesson_metrics
+  COMMAND bash ${HIP_LESSONS_EXPECT_EXIT} 0
+          --output "helpers below main.hip that record into a step \\(StepResult&\\): [0-9]+ files"
+          -- bash ${CMAKE_CURRENT_LIST_DIR}/lesson-metrics.sh ${CMAKE_SOURCE_DIR}
+  LABELS unit TIMEOUT 60)
+# expect-exit.sh itself: exit codes, the error line of exit 2, and a bad-input case that gets
+# past parsing (a valid value: exit 77 without a GPU), which fails under --at-parsing.
+hip_lessons_add_test(NAME repo.expect_exit
+  COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/test-expect-exit.sh ${CMAKE_SOURCE_DIR}
+  LABELS unit TIMEOUT 60)
 # The commands README.md and CONTRIBUTING.md print run as printed from a fresh clone (scripts
 # inside the repository, executable where they are the command), and the sections of
 # CONTRIBUTING.md that scripts cite exist.

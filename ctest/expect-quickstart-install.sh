@@ -33,6 +33,8 @@ stub cmake "echo \"cmake \$*\" >> '$log'
 while [ \$# -gt 0 ]; do [ \"\$1\" = -B ] && dir=\$2; shift; done
 [ -f '$scratch/installed' ] && exit 0
 echo 'libcli11-dev nlohmann-json3-dev' > \"\$dir/missing-debian-packages.txt\"
+echo 'CMake Error at common/cmake/HipLessonsDependencies.cmake:41 (message):'
+echo '-- Configuring incomplete, errors occurred!'
 exit 1"
 stub ctest 'echo "100% tests passed, 0 tests failed out of 3"'
 stub apt-get "echo \"uid \${FAKE_UID:-1000}: apt-get \$*\" >> '$log'
@@ -75,6 +77,10 @@ has "$calls" "sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --n
 has "$calls" "uid 0: apt-get install"
 lacks "$calls" "uid 1000: apt-get"
 has "$output" "3 passed, 0 failed, 0 skipped"
+# Missing packages are a line of the quick start's, not CMake's error of the first configure.
+has "$output" "configure stopped: these Debian packages are missing: libcli11-dev nlohmann-json3-dev"
+lacks "$output" "CMake Error"
+lacks "$output" "Configuring incomplete"
 [ "$failures" = "$before" ] && echo "ok    $current"
 
 before=$failures
@@ -86,6 +92,7 @@ lacks "$calls" "apt-get"
 before=$failures
 run "user, --no-install" 1 FAKE_UID=1000 SUDO_WORKS=0 -- --no-install
 has "$output" "$command_line"
+lacks "$output" "CMake Error"
 lacks "$calls" "apt-get"
 [ "$failures" = "$before" ] && echo "ok    $current"
 

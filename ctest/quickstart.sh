@@ -155,13 +155,24 @@ configure() {
   cmake -S "$source_dir" -B "$build_dir" "${generator[@]}" \
     -DHIP_LESSONS_PLATFORM="$platform" ${cmake_args[@]+"${cmake_args[@]}"}
 }
-if ! configure; then
+# The first configure's messages are kept in a log and shown once it is done: when it stops only
+# because Debian packages are missing, a line says which, instead of CMake's error, and the
+# second configure, after the install, is shown as it runs.
+configure_log="$build_dir/quickstart-configure.log"
+mkdir -p "$build_dir"
+echo "quickstart: configuring $build_dir"
+if configure > "$configure_log" 2>&1; then
+  cat "$configure_log"
+else
   missing="$build_dir/missing-debian-packages.txt"
   if [ -s "$missing" ]; then
+    echo "quickstart: configure stopped: these Debian packages are missing: $(cat "$missing")" \
+         "(CMake's messages: $configure_log)"
     # shellcheck disable=SC2046
     install_packages $(cat "$missing")
     configure
   else
+    cat "$configure_log"
     echo "error: configuring failed (see the CMake messages above)" >&2
     exit 1
   fi
@@ -194,9 +205,24 @@ if [ "$mode" = test ]; then
   echo
   echo "$(( total - failed - skipped )) passed, $failed failed, $skipped skipped"
   if [ "$skipped" -gt 0 ]; then
-    echo "quickstart: a skipped test needs what this machine lacks (a GPU, or a tool such as" \
-         "compute-sanitizer); it is never counted as passed. The tests that need a GPU:" \
-         "ctest --test-dir ${build_dir#"$PWD"/} -N -L gpu"
+    # The skips that are gpu tests, and the others by name (docs.rendered_pages, say, skips
+    # until the docs are built): the hint accounts for every skip counted above.
+    skipped_names=$(sed -nE 's/^[[:space:]]*[0-9]+ - (.*) \(Skipped\)$/\1/p' "$log")
+    gpu_names=$(ctest --test-dir "$build_dir" -N -L gpu 2>/dev/null |
+                sed -nE 's/^[[:space:]]*Test[[:space:]]+#[0-9]+: (.*)$/\1/p' || true)
+    others=$(grep -vxF -f <(printf '%s\n' "$gpu_names") <<<"$skipped_names" || true)
+    other_count=$(grep -c . <<<"$others" || true)
+    echo "quickstart: a skipped test needs what this machine lacks; it is never counted as" \
+         "passed."
+    if [ $(( skipped - other_count )) -gt 0 ]; then
+      echo "quickstart: $(( skipped - other_count )) of the $skipped skipped need a GPU (or a GPU" \
+           "tool such as compute-sanitizer). The tests that need a GPU:" \
+           "ctest --test-dir ${build_dir#"$PWD"/} -N -L gpu"
+    fi
+    if [ "$other_count" -gt 0 ]; then
+      echo "quickstart: $other_count of the $skipped skipped for another reason, which its" \
+           "output above gives: ${others//$'\n'/, }"
+    fi
   fi
   exit "$code"
 fi

@@ -71,6 +71,9 @@ if(HIP_LESSONS_PLATFORM_RESOLVED STREQUAL "amd")
     DOC "clang++ of LLVM 19 or later, the HIP compiler for targets Debian's hipcc lacks")
   if(NOT CMAKE_CXX_COMPILER)
     set(_hl_amd_compiler "${HIP_LESSONS_AMD_COMPILER}")
+    # Why this compiler, said at every configure (HipLessonsPlatform.cmake prints it).
+    string(CONCAT _hl_switch "-DHIP_LESSONS_AMD_COMPILER=hipcc or =clang picks one "
+                             "(in a fresh build directory)")
     if(_hl_amd_compiler STREQUAL "auto")
       set(_hl_amd_compiler hipcc)
       if(HIP_LESSONS_HIPCC)
@@ -79,11 +82,24 @@ if(HIP_LESSONS_PLATFORM_RESOLVED STREQUAL "amd")
         # under /opt/rocm (or ROCM_PATH).
         if(_hl_hipcc_real MATCHES "^/usr/bin/" AND HIP_LESSONS_HIP_CLANG)
           set(_hl_amd_compiler clang)
+          string(CONCAT _hl_why "auto picked ${HIP_LESSONS_HIP_CLANG} over ${_hl_hipcc_real}: "
+            "that hipcc is the distribution's (no ROCm install was found), and it drives an "
+            "older clang (Debian 12's: clang-15), which lacks the newer GPU targets")
+        elseif(_hl_hipcc_real MATCHES "^/usr/bin/")
+          string(CONCAT _hl_why "auto picked the distribution's hipcc: no clang++-19 or later "
+            "was found (with one, the newer GPU targets build: apt-get install clang-19 lld-19)")
+        else()
+          set(_hl_why "auto picked hipcc: it belongs to a ROCm install, which knows its GPUs")
         endif()
       elseif(HIP_LESSONS_HIP_CLANG)
         set(_hl_amd_compiler clang)
+        set(_hl_why "auto picked ${HIP_LESSONS_HIP_CLANG}: no hipcc was found")
       endif()
+    else()
+      set(_hl_why "HIP_LESSONS_AMD_COMPILER=${_hl_amd_compiler} asked for it")
     endif()
+    set(HIP_LESSONS_AMD_COMPILER_REASON "${_hl_why}; ${_hl_switch}" CACHE INTERNAL
+        "Why configure picked this AMD compiler")
     if(_hl_amd_compiler STREQUAL "clang")
       if(NOT HIP_LESSONS_HIP_CLANG)
         message(FATAL_ERROR "HIP_LESSONS_AMD_COMPILER=clang but no clang++-19 (or later) was "
@@ -98,6 +114,10 @@ if(HIP_LESSONS_PLATFORM_RESOLVED STREQUAL "amd")
       endif()
       set(CMAKE_CXX_COMPILER "${HIP_LESSONS_HIPCC}" CACHE FILEPATH "C++ compiler (hipcc for AMD)")
     endif()
+  endif()
+  if(NOT HIP_LESSONS_AMD_COMPILER_REASON)  # CMAKE_CXX_COMPILER given on the first configure
+    set(HIP_LESSONS_AMD_COMPILER_REASON "CMAKE_CXX_COMPILER was given" CACHE INTERNAL
+        "Why configure picked this AMD compiler")
   endif()
   get_filename_component(_hl_cxx_name "${CMAKE_CXX_COMPILER}" NAME)
   if(_hl_cxx_name MATCHES "clang")

@@ -408,9 +408,12 @@ ProfiledTrace read_profiled_trace(const std::string& json_text) {
   } catch (const nlohmann::json::exception& error) {
     throw std::runtime_error(std::string("the trace is not JSON: ") + error.what());
   }
-  const nlohmann::json& events = member(document, "traceEvents", "the trace");
-  const nlohmann::json& other = member(document, "otherData", "the trace");
-  const nlohmann::json& runs = member(other, "hip_lessons_runs", "the trace's otherData");
+  // Named, not string literals: a temporary std::string argument of a function that returns a
+  // reference makes GCC 13 warn that the reference may dangle (-Wdangling-reference).
+  const std::string the_trace = "the trace", its_other_data = "the trace's otherData";
+  const nlohmann::json& events = member(document, "traceEvents", the_trace);
+  const nlohmann::json& other = member(document, "otherData", the_trace);
+  const nlohmann::json& runs = member(other, "hip_lessons_runs", its_other_data);
   ProfiledTrace trace;
   try {
     for (const nlohmann::json& entry : runs) {

@@ -105,6 +105,16 @@ std::string describe_unexpected(const CLI::App& app, const std::vector<std::stri
   return "unexpected argument '" + extras.front() + "' (every value belongs to an option)";
 }
 
+// "--size was given twice ('4096', then '8192'); give it once".
+std::string given_more_than_once(const std::string& flag, const std::vector<std::string>& values) {
+  std::string list;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    list += (i == 0 ? "" : values.size() == 2 ? ", then " : ", ") + ("'" + values[i] + "'");
+  }
+  const std::string times = values.size() == 2 ? "twice" : std::to_string(values.size()) + " times";
+  return flag + " was given " + times + " (" + list + "); give it once";
+}
+
 }  // namespace
 
 std::int64_t parse_count(const std::string& option, const std::string& text, std::int64_t min,
@@ -164,7 +174,11 @@ struct LessonCli::Impl {
     auto text = std::make_shared<std::string>();
     CLI::Option* option = app.add_option(flag, *text, option_help(help))->type_name(type);
     option->default_str(shown_default);
-    conversions.push_back([option, text, convert = std::move(convert)] {
+    // Every value is kept, so that an option given twice is named as such (CLI11's default
+    // policy reports "--size: 1 required N missing", read as a missing value).
+    option->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+    conversions.push_back([flag, option, text, convert = std::move(convert)] {
+      if (option->count() > 1) throw UsageError(given_more_than_once(flag, option->results()));
       if (option->count() > 0) convert(*text);
     });
   }
@@ -317,6 +331,12 @@ int LessonCli::parse(int argc, const char* const* argv) {
     if (s.options.json_path == "-" && s.options.trace_path == "-") {
       throw UsageError(
           "--json - and --trace - would both write to standard output; give one a file");
+    }
+    if (s.options.json_path != "-" && !s.options.json_path.empty() &&
+        same_output_file(s.options.json_path, s.options.trace_path)) {
+      throw UsageError("--trace '" + s.options.trace_path + "' and --json '" + s.options.json_path +
+                       "' are the same file: one output would replace the other; give each its "
+                       "own file");
     }
   } catch (const UsageError& error) {
     return usage(error.what());

@@ -97,6 +97,34 @@ void check_output_path(const std::string& flag, const std::string& path) {
   }
   if (::access(directory.c_str(), W_OK) != 0)
     refuse("directory '" + directory + "' is not writable");
+  // access() says yes to root on any directory; the write makes a temporary file beside the
+  // path (replace_atomically), so make one now, and remove it.
+  std::string probe = path + ".XXXXXX";
+  const int fd = ::mkstemp(probe.data());
+  if (fd < 0) {
+    refuse("no file can be created in directory '" + directory + "' (" + std::strerror(errno) +
+           ")");
+  }
+  ::close(fd);
+  ::unlink(probe.c_str());
+}
+
+bool same_output_file(const std::string& a, const std::string& b) {
+  if (a.empty() || b.empty() || a == "-" || b == "-") return false;
+  if (a == b) return true;
+  struct stat first {};
+  struct stat second {};
+  if (::stat(a.c_str(), &first) == 0 && ::stat(b.c_str(), &second) == 0) {
+    return first.st_dev == second.st_dev && first.st_ino == second.st_ino;
+  }
+  // A new name: the same name in the same directory (each directory resolved).
+  const auto base = [](const std::string& path) { return path.substr(path.find_last_of('/') + 1); };
+  const auto real_directory = [](const std::string& path) {
+    const std::unique_ptr<char, decltype(&std::free)> real(
+        ::realpath(directory_of(path).c_str(), nullptr), &std::free);
+    return real ? std::string(real.get()) : directory_of(path);
+  };
+  return base(a) == base(b) && real_directory(a) == real_directory(b);
 }
 
 void write_output_file(const std::string& path, const std::string& content) {

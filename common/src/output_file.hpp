@@ -14,9 +14,15 @@
 namespace hip_lessons {
 
 /// Checks before any GPU work that \p path can take the output of \p flag. Throws UsageError
-/// when it is a directory, when its directory does not exist or is not writable, or when an
-/// existing file is not writable. "-" (standard output) is always accepted.
+/// when it is a directory, when its directory does not exist or is not writable, when an
+/// existing file is not writable, or when no temporary file can be made beside a regular file
+/// or a new path (a directory such as /proc, which refuses new files even to root; the probe
+/// file is removed at once). "-" (standard output) is always accepted.
 void check_output_path(const std::string& flag, const std::string& path);
+
+/// Whether \p a and \p b name one file: the same text, the same existing file (through a
+/// link, "./", ".."), or a new name in the same directory. Empty and "-" name no file.
+bool same_output_file(const std::string& a, const std::string& b);
 
 /// Writes \p content to \p path under the rules above. Throws std::runtime_error naming the
 /// path and the system's reason ("No space left on device", "File too large") on failure.

@@ -306,3 +306,39 @@ TEST(LessonCliTest, ALessonWithNothingToRepeatRefusesRepeat) {
   const std::string help = testing::internal::GetCapturedStdout();
   EXPECT_EQ(help.find("--repeat"), std::string::npos) << help;
 }
+
+TEST(LessonCliTest, AnOptionGivenTwiceIsNamedAsSuchNotAsMissing) {
+  LessonCli spaced("lesson", "test", 1 << 20);
+  EXPECT_EQ(parse_error(spaced, {"--size", "4096", "--size", "8192"}),
+            "error: --size was given twice ('4096', then '8192'); give it once\n");
+  LessonCli joined("lesson", "test", 1 << 20);
+  EXPECT_EQ(parse_error(joined, {"--size=4096", "--size=8192", "--repeat", "3"})
+                .rfind("error: --size was given twice", 0),
+            0u);
+  LessonCli thrice("lesson", "test", 1 << 20);
+  EXPECT_EQ(parse_error(thrice, {"--repeat", "1", "--repeat", "2", "--repeat", "3"}),
+            "error: --repeat was given 3 times ('1', '2', '3'); give it once\n");
+}
+
+TEST(LessonCliTest, AnUnwritableJsonPathIsRefusedBeforeTheRun) {
+  // /proc accepts no new file, root or not: the report could never be written there.
+  LessonCli cli("lesson", "test", 1024);
+  const std::string err = parse_error(cli, {"--json", "/proc/version"});
+  EXPECT_EQ(err.rfind("error: --json '/proc/version' cannot be written", 0), 0u) << err;
+}
+
+TEST(LessonCliTest, OneFileForTheTraceAndTheJsonIsRefused) {
+  const std::string file = testing::TempDir() + "hl_cli_same_output.json";
+  const std::string dot_path = testing::TempDir() + "./hl_cli_same_output.json";
+  for (const auto& [trace, json] : {std::pair{file, file}, std::pair{file, dot_path}}) {
+    LessonCli cli("lesson", "test", 1024);
+    cli.add_trace_output();
+    const std::string err = parse_error(cli, {"--trace", trace, "--json", json});
+    EXPECT_NE(err.find("--trace"), std::string::npos) << err;
+    EXPECT_NE(err.find("--json"), std::string::npos) << err;
+    EXPECT_NE(err.find("same file"), std::string::npos) << err;
+  }
+  LessonCli apart("lesson", "test", 1024);
+  apart.add_trace_output();
+  EXPECT_EQ(parse(apart, {"--trace", file + ".trace", "--json", file}), -1);
+}

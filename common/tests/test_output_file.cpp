@@ -8,10 +8,12 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <future>
 #include <sstream>
 #include <string>
+#include <system_error>
 
 #include "../src/output_file.hpp"
 #include "hip_lessons/errors.hpp"
@@ -28,7 +30,10 @@ class OutputFileTest : public testing::Test {
     ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
     dir_ = pattern;
   }
-  void TearDown() override { std::system(("rm -rf '" + dir_ + "'").c_str()); }
+  void TearDown() override {
+    std::error_code error;  // a leftover scratch folder is no test failure
+    std::filesystem::remove_all(dir_, error);
+  }
 
   std::string path(const std::string& name) const { return dir_ + "/" + name; }
   static std::string read(const std::string& file) {
@@ -166,4 +171,16 @@ TEST_F(OutputFileTest, AcceptsWhatItCanWrite) {
   EXPECT_NO_THROW(hl::check_output_path("--json", path("new.json")));
   EXPECT_NO_THROW(hl::check_output_path("--json", "/dev/null"));
   EXPECT_NO_THROW(hl::check_output_path("--json", "relative-name.json"));
+}
+
+TEST_F(OutputFileTest, ADirectoryThatTakesNoNewFileIsBadInput) {
+  // /proc/version is a regular file, and /proc looks writable to root, yet no temporary file
+  // can be made beside it: refused at parsing, not after the run.
+  try {
+    hl::check_output_path("--json", "/proc/version");
+    FAIL() << "/proc/version was accepted";
+  } catch (const hl::UsageError& error) {
+    EXPECT_NE(std::string(error.what()).find("'/proc/version'"), std::string::npos) << error.what();
+  }
+  EXPECT_EQ(listing(), "");
 }

@@ -11,10 +11,13 @@
 #include <hip/hip_runtime.h>
 
 #include <cstdint>
+#include <cstring>
 #include <exception>
 #include <initializer_list>
 #include <iostream>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "hip_lessons/errors.hpp"
 #include "hip_lessons/timing.hpp"
@@ -74,10 +77,70 @@ void register_cases(const std::string& family, void (*run)(benchmark::State&, Va
   }
 }
 
-/// main() of every lesson's benchmark binary: --help and unknown arguments (exit 2) are
-/// answered on every machine, then exit 77 without a GPU, 1 when a HIP call fails, else Google
-/// Benchmark's normal run.
+namespace detail {
+
+/// A case's name without what Google Benchmark appends per run ("/65536", "/manual_time").
+inline std::string case_of(std::string run) {
+  for (;;) {
+    const auto slash = run.rfind('/');
+    if (slash == std::string::npos) return run;
+    const std::string last = run.substr(slash + 1);
+    const bool number = !last.empty() && last.find_first_not_of("0123456789") == std::string::npos;
+    const bool setting = last == "manual_time" || last == "real_time" ||
+                         last.find(':') != std::string::npos;  // iterations:N, threads:N
+    if (!number && !setting) return run;
+    run.erase(slash);
+  }
+}
+
+/// What --help says before Google Benchmark's own options: the lesson, how its runs behave
+/// without a GPU, and every case with its number of runs (read from the registered benchmarks
+/// in --benchmark_list_tests mode, which runs nothing).
+inline void print_bench_help(const char* argv0) {
+  const std::string path = argv0;
+  const std::string program = path.substr(path.rfind('/') + 1);
+  std::string lesson = program;  // lessonNN_name_bench -> "NN (name)"
+  if (lesson.rfind("lesson", 0) == 0 && lesson.size() > 9) {
+    std::string name = lesson.substr(9);
+    if (name.size() > 6 && name.compare(name.size() - 6, 6, "_bench") == 0)
+      name.resize(name.size() - 6);
+    lesson = lesson.substr(6, 2) + " (" + name + ")";
+  }
+  std::string list_flag = "--benchmark_list_tests=true";
+  char* list_argv[] = {const_cast<char*>(argv0), list_flag.data(), nullptr};
+  int list_argc = 2;
+  benchmark::Initialize(&list_argc, list_argv);
+  std::ostringstream runs;
+  benchmark::ConsoleReporter reporter;
+  reporter.SetOutputStream(&runs);
+  reporter.SetErrorStream(&runs);
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  std::vector<std::pair<std::string, int>> cases;  // in registration order, with run counts
+  std::istringstream lines(runs.str());
+  for (std::string line; std::getline(lines, line);) {
+    const std::string name = case_of(line);
+    if (cases.empty() || cases.back().first != name) cases.emplace_back(name, 0);
+    ++cases.back().second;
+  }
+  std::cout << program << ": the Google Benchmark cases of lesson " << lesson << ".\n"
+            << "It needs a GPU: without one it prints the reason and exits 77. Each case runs\n"
+            << "over a sweep of sizes; --benchmark_filter=REGEX picks cases, and\n"
+            << "--benchmark_list_tests=true lists every run.\n\nCases:\n";
+  for (const auto& [name, count] : cases) {
+    std::cout << "  " << name << "  (" << count << (count == 1 ? " run" : " runs") << ")\n";
+  }
+  std::cout << "\nGoogle Benchmark's options:\n";
+}
+
+}  // namespace detail
+
+/// main() of every lesson's benchmark binary: --help (the lesson, its cases, then Google
+/// Benchmark's options) and unknown arguments (exit 2) are answered on every machine, then
+/// exit 77 without a GPU, 1 when a HIP call fails, else Google Benchmark's normal run.
 inline int benchmark_main(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--help") == 0) detail::print_bench_help(argv[0]);
+  }
   benchmark::Initialize(&argc, argv);  // --help prints the flags and exits 0 here
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return kExitUsage;
   int count = 0;
