@@ -1,5 +1,3 @@
-// NEW DEADLINE FROM THE LEAD: commit what works and send your report by 02:10 UTC (not 02:45); leave the rest listed as not done. Delete this line.
-// NOTE TO WHOEVER EDITS THIS FILE: do not call the device tools (run, status, give_back): every failed start costs the lead 90 s of a nearly spent device budget; the lead runs everything on the GPU after merging. Delete this line.
 /// \file lessons/04_occupancy/main.hip
 /// \brief Lesson 04: size a grid-stride launch from occupancy, and compute occupancy yourself.
 /// The steps are the README's Application flow.
