@@ -153,11 +153,10 @@ hl::StepResult residency_budgets(const hl::Device& device, Sizing& s) {
   return step.fact("max_blocks_per_cu", s.max_blocks).fact("occupancy_grid", s.grid(s.max_blocks));
 }
 
-// 2. The article's grid against maxBlocks x CUs, at N and where it is one block per CU. What
-// lowers maxBlocks: dynamic shared memory (reserved, used or not), registers (capped by
-// __launch_bounds__ at the price of spills). The register kernels also run at one per CU.
+// 2. The article's grid against maxBlocks x CUs, at N and at the N where the article's grid is
+// one block per CU.
 hl::StepResult grid_from_max_blocks(const Sizing& s, occupancy::Problem& p) {
-  hl::StepResult step("2. The grid from maxBlocks, and what lowers maxBlocks");
+  hl::StepResult step("2. The article's grid against maxBlocks x " + kCu + "s");
   hl::ResultTable article(
       "article_grid", "The article's grid against maxBlocks x " + kCu + "s (triad)",
       {"N", "formula", "grid", "blocks per " + kCu, "resident rounds",
@@ -181,7 +180,13 @@ hl::StepResult grid_from_max_blocks(const Sizing& s, occupancy::Problem& p) {
                    occupancy::rate(Kernel::kTriad, m, ms)});
     }
   }
-  step.fact("elements", n).table(article);
+  return step.fact("elements", n).table(article);
+}
+
+// 3. What lowers maxBlocks: dynamic shared memory (reserved, used or not), registers (capped by
+// __launch_bounds__ at the price of spills). The register kernels also run at one per CU.
+hl::StepResult lower_max_blocks(const Sizing& s, occupancy::Problem& p) {
+  hl::StepResult step("3. What lowers maxBlocks: dynamic shared memory, registers");
   hl::ResultTable t("lower_residency", "What lowers maxBlocks: dynamic shared memory, registers",
                     {"kernel", "block", "dynamic shared bytes", "registers per thread",
                      "spill bytes per thread", "calculator", "API", hl::Column("occupancy", "%", 1),
@@ -220,11 +225,11 @@ hl::StepResult grid_from_max_blocks(const Sizing& s, occupancy::Problem& p) {
 #endif
 }
 
-// 3. Each kernel at blocks of 64..1024 threads (and --block) with 1..32 blocks per CU (and the
+// 4. Each kernel at blocks of 64..1024 threads (and --block) with 1..32 blocks per CU (and the
 // API's count): the occupancy grid should be as fast as the best, far faster than one per CU.
 hl::StepResult sweep_launches(const Sizing& s, occupancy::Problem& p, const hl::SpeedCheck& vs_best,
                               const hl::SpeedCheck& vs_one) {
-  hl::StepResult step("3. Block size x blocks per " + kCu + ": where the occupancy grid lands");
+  hl::StepResult step("4. Block size x blocks per " + kCu + ": where the occupancy grid lands");
   for (const Kernel kernel : {Kernel::kTriad, Kernel::kFmaChain}) {
     const std::string name = occupancy::name(kernel);
     const bool memory = kernel == Kernel::kTriad;
@@ -268,12 +273,12 @@ hl::StepResult sweep_launches(const Sizing& s, occupancy::Problem& p, const hl::
   return step;
 }
 
-// 4. The triad at its occupancy grid and at twice it, and the FMA chain at its occupancy grid,
+// 5. The triad at its occupancy grid and at twice it, and the FMA chain at its occupancy grid,
 // traced. A block's record starts after it became resident and ends before it leaves: a trace
 // sees at most the truth, so fewer than predicted means it never saw the device full.
 hl::StepResult trace_residency(hl::TraceFile& traces, const Sizing& s, occupancy::Problem& p,
                                const hl::SpeedCheck& overhead) {
-  hl::StepResult step("4. The occupancy grids traced block by block");
+  hl::StepResult step("5. The occupancy grids traced block by block");
   for (const auto& [kernel, waves] : {std::pair{Kernel::kTriad, 1}, std::pair{Kernel::kTriad, 2},
                                       std::pair{Kernel::kFmaChain, 1}}) {
     int predicted = 0;
@@ -286,8 +291,8 @@ hl::StepResult trace_residency(hl::TraceFile& traces, const Sizing& s, occupancy
     const std::optional<double> traced_ms = checked(
         step, p.run(kernel, grid, s.block, 0, 0, traced.reserve(occupancy::name(kernel), grid, 0)));
     const hl::Schedule schedule = traced.finish();
-    step.figure(hl::timeline("Blocks resident per " + kCu + " over time (the first 12): " + run,
-                             hl::rows_by_unit(schedule, 12), schedule.span_us(),
+    step.figure(hl::timeline("Blocks resident per " + kCu + " over time (the first 8): " + run,
+                             hl::rows_by_unit(schedule, 8), schedule.span_us(),
                              hl::TimelineStyle::kCount));
     const std::string check = "most blocks resident on one " + kCu +
                               " at once = hipOccupancyMaxActiveBlocksPerMultiprocessor, " + run;
@@ -338,11 +343,12 @@ int main(int argc, char** argv) {
              options, options.size, {1, 255, 257, (std::size_t{1} << 20) + 3})) {
       occupancy::Problem p(n, options.seed, stream, runs);
       lesson.report.step(grid_from_max_blocks(s, p));             // 2.
-      lesson.report.step(sweep_launches(s, p, vs_best, vs_one));  // 3.
+      lesson.report.step(lower_max_blocks(s, p));                 // 3.
+      lesson.report.step(sweep_launches(s, p, vs_best, vs_one));  // 4.
     }
     // 2^24 triad elements (201 MB, about 55 us on an H200) at least: a wave's blocks overlap.
     occupancy::Problem traced(std::max<std::size_t>(1 << 24, runs.timed() ? options.size : 0),
                               options.seed + 20, stream, runs);
-    lesson.report.step(trace_residency(lesson.traces, s, traced, trace_cost));  // 4.
+    lesson.report.step(trace_residency(lesson.traces, s, traced, trace_cost));  // 5.
   });
 }
