@@ -92,11 +92,15 @@ struct SplitStreams {
 inline SplitStreams split_the_gpu(const hl::Device& device, int victim_units) {
   SplitStreams split;
 #if defined(__HIP_PLATFORM_AMD__)
+  //! [cu_masks]
+  // Two masks planned by lesson 06's rules (whole WGPs, the same share of every XCC): the
+  // victim's units and the rest; one CU-masked stream on each.
   const hl::AmdMaskDevice amd = hl::amd_mask_device(device);
   const std::array<hl::CuMask, 2> masks = amd_split(amd, victim_units);
   const auto words = static_cast<std::uint32_t>(hl::mask_layout(amd).bits + 31) / 32;
   HIP_CHECK(hipExtStreamCreateWithCUMask(&split.victim, words, masks[0].words.data()));
   HIP_CHECK(hipExtStreamCreateWithCUMask(&split.aggressor, words, masks[1].words.data()));
+  //! [cu_masks]
 #else
   HIP_LESSONS_DRIVER_FUNCTION(cuDeviceGet, 2000);
   HIP_LESSONS_DRIVER_FUNCTION(cuDeviceGetDevResource, 12040);
@@ -104,6 +108,7 @@ inline SplitStreams split_the_gpu(const hl::Device& device, int victim_units) {
   HIP_LESSONS_DRIVER_FUNCTION(cuDevResourceGenerateDesc, 12040);
   HIP_LESSONS_DRIVER_FUNCTION(cuGreenCtxCreate, 12040);
   HIP_LESSONS_DRIVER_FUNCTION(cuGreenCtxStreamCreate, 12050);
+  //! [green_contexts]
   CUdevice dev = 0;
   CUdevResource whole{}, sms[2]{};
   unsigned int groups = 1;
@@ -123,6 +128,7 @@ inline SplitStreams split_the_gpu(const hl::Device& device, int victim_units) {
     *streams[i] = stream;
     split.contexts[i] = green;
   }
+  //! [green_contexts]
 #endif
   return split;
 }

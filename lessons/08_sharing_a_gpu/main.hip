@@ -232,15 +232,11 @@ hl::StepResult two_processes(Parent& p) {
   return step;
 }
 
-// 4. Every setting beside alone: the victim's latencies and the aggressor's throughput, the
-// speed checks (the p99: `partitioned` where the victim has units of its own, `shared` where
-// nothing protects it), and the moments of the victim's last launch, kept for --trace and drawn
-// on the victim's unit from three aggressor blocks before it. What the moments must show: the
-// plain victim waited for an aggressor block on its unit; no aggressor block ran beside the
-// partitioned one.
-hl::StepResult what_protected(Parent& p, const hl::SpeedCheck& partitioned,
+// The table of step 4: every setting's victim latencies beside alone and the aggressor's
+// throughput; each setting's numbers go into the JSON, and its p99 into a speed check
+// (`partitioned` where the victim has units of its own, `shared` where nothing protects it).
+hl::ResultTable latency_table(Parent& p, hl::StepResult& step, const hl::SpeedCheck& partitioned,
                               const hl::SpeedCheck& shared) {
-  hl::StepResult step("4. What protected the victim");
   const Outcome& alone = p.outcomes["alone"];
   hl::ResultTable table(
       "settings", hl::format("The victim's launch-to-completion latency, {} launches", p.launches),
@@ -249,7 +245,6 @@ hl::StepResult what_protected(Parent& p, const hl::SpeedCheck& partitioned,
        hl::Column("aggressor", "% of alone", 0)});
   table.row({"alone", "the victim only", alone.victim.number("p50_us"),
              alone.victim.number("p99_us"), alone.victim.number("max_us"), 1.0, 1.0, 100.0});
-  std::vector<hl::TimelineRow> rows;
   for (const Setting& s : settings(p.platform)) {
     if (!p.outcomes.count(s.key)) continue;
     const Outcome& r = p.outcomes.at(s.key);
@@ -264,16 +259,43 @@ hl::StepResult what_protected(Parent& p, const hl::SpeedCheck& partitioned,
       step.speed(s.protection == Protection::kPartition ? partitioned : shared,
                  p.lesson.options.timed() ? std::optional(b.p99_x) : std::nullopt, s.name);
     }
-    if (r.moment.empty()) continue;
-    p.lesson.traces.keep(s.name, moment(r.moment));
-    const auto around = rows_around_victim(r.moment, s.label, 3.0 * p.o.aggressor_us);
-    rows.insert(rows.end(), around.begin(), around.end());
   }
-  step.table(table).figure(hl::timeline(
-      hl::format("The victim's last launch in each setting, {} us of aggressor blocks before it on "
-                 "its compute unit (aggr.)",
-                 3 * p.o.aggressor_us),
-      rows, 4.0 * p.o.aggressor_us));
+  return table;
+}
+
+// The picture of step 4: each setting's last victim launch on one time axis, from three
+// aggressor blocks before it to one after, with the aggressor's blocks on the victim's unit.
+// Each moment is also kept whole for --trace.
+hl::Figure moment_picture(Parent& p) {
+  const double before_us = 3.0 * p.o.aggressor_us, span_us = 4.0 * p.o.aggressor_us;
+  std::vector<hl::TimelineRow> rows;
+  std::string not_compared;
+  for (const Setting& s : settings(p.platform)) {
+    if (!p.outcomes.count(s.key) || p.outcomes.at(s.key).moment.empty()) continue;
+    const Outcome& r = p.outcomes.at(s.key);
+    p.lesson.traces.keep(s.name, moment(r.moment));
+    const auto around = rows_around_victim(r.moment, s.label, before_us, unit_ids_comparable(s));
+    rows.insert(rows.end(), around.begin(), around.end());
+    if (!unit_ids_comparable(s))
+      not_compared += std::string(not_compared.empty() ? "" : ", ") + s.label;
+  }
+  hl::Figure figure = hl::timeline(
+      hl::format("The victim's last launch in each setting, {:.0} us from {:.0} us before it, and "
+                 "the aggressor blocks on its compute unit (aggr.)",
+                 span_us, before_us),
+      rows, span_us);
+  if (!not_compared.empty()) {
+    figure.text += hl::format(
+        "  {}: no aggr. row; with a thread percentage, the MPS clients' SM ids are not "
+        "comparable\n",
+        not_compared);
+  }
+  return figure;
+}
+
+// The schedule checks of step 4: the plain victim waited for an aggressor block on its unit to
+// end; no aggressor block ran beside the partitioned one.
+void schedule_checks(Parent& p, hl::StepResult& step) {
   const std::optional<double> gap = waited_for_a_slot_us(p.outcomes["one_process_plain"].moment);
   step.schedule_check(
       "one process, two streams: the victim's block started as an aggressor block on "
@@ -287,6 +309,16 @@ hl::StepResult what_protected(Parent& p, const hl::SpeedCheck& partitioned,
       "one process, partitioned: no aggressor block ran on the victim's unit beside it",
       !beside && !split.moment.empty(),
       beside ? hl::format("an aggressor block on unit {}", beside->unit) : std::string());
+}
+
+// 4. What protected the victim: every setting beside alone (latency_table()), the moments of
+// the victim's last launch (moment_picture()) and what they must show (schedule_checks()).
+hl::StepResult what_protected(Parent& p, const hl::SpeedCheck& partitioned,
+                              const hl::SpeedCheck& shared) {
+  hl::StepResult step("4. What protected the victim");
+  const hl::ResultTable table = latency_table(p, step, partitioned, shared);
+  step.table(table).figure(moment_picture(p));
+  schedule_checks(p, step);
   return step.summary(summary_line(p.outcomes));
 }
 

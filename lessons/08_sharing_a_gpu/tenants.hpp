@@ -52,6 +52,13 @@ struct Setting {
   bool cu_mask_each = false;       ///< each process gets HSA_CU_MASK (AMD)
 };
 
+/// Whether a unit id in the victim's trace and the same id in the aggressor's trace name one
+/// compute unit in setting \p s. Not under MPS with a thread percentage: there the aggressor's
+/// client saw 66 SMs of the H200's 132 and its trace put 8 blocks of 256 threads on the SM id
+/// of the victim's block while it ran, more threads than one SM holds beside the victim's 64
+/// (an inference from this project's H200 runs, not NVIDIA documentation).
+inline bool unit_ids_comparable(const Setting& s) { return !s.aggressor_at_half; }
+
 /// The settings of this platform, in the order the lesson runs them.
 inline std::vector<Setting> settings(hl::Platform platform) {
   std::vector<Setting> all = {
@@ -220,10 +227,13 @@ inline hl::Schedule moment(const std::vector<TenantBlock>& blocks) {
 
 /// Two timeline rows for a moment on the victim's unit, "<label> victim" and "<label> aggr.",
 /// with time 0 \p lead_us before the victim's block started, so that every setting's rows line
-/// up on it.
+/// up on it. Only the victim's row where the two tenants' unit ids are not \p comparable
+/// (unit_ids_comparable()): an aggressor row there would show blocks on some other unit.
 inline std::vector<hl::TimelineRow> rows_around_victim(const std::vector<TenantBlock>& blocks,
-                                                       const std::string& label, double lead_us) {
-  std::vector<hl::TimelineRow> rows = {{label + " victim", {}}, {label + " aggr.", {}}};
+                                                       const std::string& label, double lead_us,
+                                                       bool comparable = true) {
+  std::vector<hl::TimelineRow> rows = {{label + " victim", {}}};
+  if (comparable) rows.push_back({label + " aggr.", {}});
   const auto victim = std::find_if(blocks.begin(), blocks.end(),
                                    [](const TenantBlock& b) { return b.tenant == "victim"; });
   if (victim == blocks.end()) return rows;
@@ -231,6 +241,7 @@ inline std::vector<hl::TimelineRow> rows_around_victim(const std::vector<TenantB
     if (b.unit != victim->unit) continue;
     const double from = lead_us + static_cast<double>(b.start_ns - victim->start_ns) / 1000.0;
     const double to = lead_us + static_cast<double>(b.end_ns - victim->start_ns) / 1000.0;
+    if (b.tenant != "victim" && !comparable) continue;
     rows[b.tenant == "victim" ? 0 : 1].busy.push_back({std::max(0.0, from), std::max(0.0, to)});
   }
   return rows;

@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -58,7 +59,11 @@ class StandInControl : public testing::Test {
     script.close();
     ::chmod(control_.c_str(), 0755);
   }
-  void TearDown() override { std::system(("rm -rf '" + dir_ + "'").c_str()); }
+  void TearDown() override {
+    std::error_code failed;
+    std::filesystem::remove_all(dir_, failed);
+    EXPECT_FALSE(failed) << "removing " << dir_ << ": " << failed.message();
+  }
 
   static bool serving(const std::string& pipe) {
     for (const sharing::MpsProcess& p : sharing::running_mps_processes()) {
@@ -144,9 +149,10 @@ TEST(MpsAvailability, NoControlProgramOrNotRootIsAReason) {
 
 TEST(MpsProcesses, FindsMpsByNameAndReadsItsPipeFolder) {
   const std::string root = testing::TempDir() + "fake_proc";
-  std::system(("rm -rf '" + root + "' && mkdir -p '" + root + "/100' '" + root + "/200' '" + root +
-               "/300' '" + root + "/400' '" + root + "/self'")
-                  .c_str());
+  std::filesystem::remove_all(root);  // throws where it cannot
+  for (const char* pid : {"100", "200", "300", "400", "self"}) {
+    std::filesystem::create_directories(root + "/" + pid);
+  }
   std::ofstream(root + "/100/comm") << "nvidia-cuda-mps\n";
   std::ofstream(root + "/100/cmdline") << std::string("nvidia-cuda-mps-control\0-d\0", 27);
   std::ofstream(root + "/100/environ")
@@ -163,5 +169,5 @@ TEST(MpsProcesses, FindsMpsByNameAndReadsItsPipeFolder) {
   EXPECT_EQ(mine.pipe_directory, "/tmp/mine");
   EXPECT_EQ(mine.command, "nvidia-cuda-mps-control -d");
   EXPECT_EQ(other.pipe_directory, "/tmp/nvidia-mps");
-  std::system(("rm -rf '" + root + "'").c_str());
+  std::filesystem::remove_all(root);
 }

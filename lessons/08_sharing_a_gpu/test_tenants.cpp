@@ -83,6 +83,18 @@ TEST(Moment, TheTimelineRowsShowTheVictimsUnitOnly) {
   EXPECT_EQ(rows[1].busy.size(), 2u);  // rounds 7 and 8 on unit 5; not their unit-6 blocks
 }
 
+// Under MPS with a thread percentage the aggressor's unit ids do not name the victim's units:
+// no aggressor row, rather than one that shows blocks of some other unit.
+TEST(Moment, NoAggressorRowWhereUnitIdsAreNotComparable) {
+  for (const sharing::Setting& s : sharing::settings(hl::Platform::kNvidia)) {
+    EXPECT_EQ(sharing::unit_ids_comparable(s), std::string(s.key) != "mps_limited") << s.key;
+  }
+  const auto rows = sharing::rows_around_victim(waited(), "MPS 50%", 10.0, false);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].label, "MPS 50% victim");
+  EXPECT_EQ(rows[0].busy.size(), 1u);
+}
+
 // The rounds beside the victim: on its unit from three aggressor blocks before it to one after,
 // or anywhere while it ran; whole rounds; none without a victim.
 TEST(MomentOf, TakesTheAggressorRoundsBesideTheVictimsBlock) {
