@@ -111,7 +111,8 @@ hipError_t launch_swapped_like_the_article(Problem& p) {
 }
 //! [swapped_launch]
 
-// 2. The smallest power of two above the limit shows the failure in every mode.
+// 2. Always N = 2^20, whatever --size: the swapped block of 4096 threads is four times the
+// 1024-thread limit, so the launch fails in every mode (any N > 262144 would).
 hl::StepResult show_the_swapped_launch(std::uint64_t seed) {
   Problem p(std::size_t{1} << 20, seed);
   const hipError_t error = launch_swapped_like_the_article(p);
