@@ -153,6 +153,13 @@ std::int64_t parse_count(const std::string& option, const std::string& text, std
   return static_cast<std::int64_t>(value);
 }
 
+namespace {
+// --size's help: what it counts, its range and the forms it accepts.
+std::string size_help(const std::string& meaning, std::int64_t max_size) {
+  return meaning + " (" + describe_range(1, max_size) + "; " + size_forms(max_size) + ")";
+}
+}  // namespace
+
 struct LessonCli::Impl {
   CLI::App app;
   std::string program;
@@ -161,6 +168,7 @@ struct LessonCli::Impl {
   std::vector<std::function<void()>> conversions;
   std::deque<SpeedCheck> speed_checks;   // a deque: references handed out stay valid
   std::optional<std::string> no_repeat;  // refuse_repeat()'s reason
+  std::int64_t max_size = 0;             // --size's upper bound, for describe_size()
 
   Impl(std::string name, const std::string& description)
       : app(wrapped(description, kTextWidth), name), program(std::move(name)) {
@@ -198,10 +206,8 @@ LessonCli::LessonCli(std::string program, std::string description, std::int64_t 
   Impl& s = *impl_;
   CommonOptions& o = s.options;
   o.size = default_size;
-  s.count("--size",
-          "Problem size in elements (" + describe_range(1, max_size) + "; " + size_forms(max_size) +
-              ")",
-          o.size, 1, max_size, true);
+  s.max_size = max_size;
+  s.count("--size", size_help("Problem size in elements", max_size), o.size, 1, max_size, true);
   s.count("--repeat", "Timed repetitions per measurement (1..100000)", o.repeat, 1, 100000);
   s.add("--seed", "Seed for the random inputs (default: drawn, printed)", "N", "",
         [&o](const std::string& text) {
@@ -221,6 +227,10 @@ LessonCli::LessonCli(std::string program, std::string description, std::int64_t 
 }
 
 LessonCli::~LessonCli() = default;
+
+void LessonCli::describe_size(const std::string& meaning) {
+  impl_->app.get_option("--size")->description(option_help(size_help(meaning, impl_->max_size)));
+}
 
 void LessonCli::refuse_repeat(const std::string& why) {
   impl_->no_repeat = why;

@@ -251,6 +251,14 @@ TEST(LessonCliTest, HelpGivesTheSizeRangeOnce) {
   EXPECT_EQ(help.find("up to 1.."), std::string::npos) << help;
 }
 
+TEST(LessonCliTest, ALessonSaysWhatItsSizeCounts) {
+  LessonCli cli("lesson", "test", 200, 100000);
+  cli.describe_size("The victim's launches per setting");
+  const std::string help = help_of(cli);
+  EXPECT_NE(help.find("The victim's launches per setting (1..100000"), std::string::npos) << help;
+  EXPECT_EQ(help.find("Problem size in elements"), std::string::npos) << help;
+}
+
 TEST(LessonCliTest, SizeFormsOfferedStayWithinTheLessonsCap) {
   for (const std::int64_t cap : {std::int64_t{100000}, std::int64_t{1} << 30, std::int64_t{1000}}) {
     LessonCli cli("lesson", "test", 200, cap);

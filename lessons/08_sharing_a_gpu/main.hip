@@ -329,8 +329,9 @@ int main(int argc, char** argv) {
   Options o;
   hl::LessonCli cli("lesson08_sharing_a_gpu",
                     "Lesson 08: one GPU, two tenants: a small kernel's latency beside a heavy one, "
-                    "and what protects it.\n--size is the number of the victim's launches.",
+                    "and what protects it.",
                     200, 100000);
+  cli.describe_size("The victim's launches per setting");
   cli.add_count("--victim-us", o.victim_us, "How long the victim's one block works", 1, 100000);
   cli.add_count("--aggressor-us", o.aggressor_us, "How long each aggressor block works", 100,
                 1000000);

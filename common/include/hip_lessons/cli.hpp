@@ -61,6 +61,9 @@ class LessonCli {
   /// For a lesson with nothing to repeat: --repeat leaves --help and is refused (exit 2) with
   /// \p why, rather than taken and ignored.
   void refuse_repeat(const std::string& why);
+  /// For a lesson whose --size counts something other than elements: \p meaning replaces
+  /// "Problem size in elements" in --help (the range and the accepted forms follow it).
+  void describe_size(const std::string& meaning);
 
   /// Parses and validates every option given (an empty value too), and that --json and
   /// --trace can be written. Returns -1 to go on, 0 after --help, 2 after an error (the
