@@ -17,6 +17,7 @@
 #include <string>
 #include <utility>
 
+#include "amd_residency.hpp"
 #include "hip_lessons/environment.hpp"
 #include "hip_lessons/format.hpp"
 #include "hip_lessons/platform.hpp"
@@ -61,24 +62,6 @@ inline Prediction finish(Prediction p, int block, int max_block) {
   for (const auto& [value, label] : parts)
     if (value == p.blocks) p.limiter += (p.limiter.empty() ? "" : " + ") + std::string(label);
   return p;
-}
-
-/// An AMD target's ISA version as HIP's runtime compares it: gfx90a is 9.0.10, gfx1151 11.5.1.
-struct IsaVersion {
-  int major = 0, minor = 0, stepping = 0;
-};
-
-/// The ISA version of \p arch ("gfx90a"), or nothing when it is not a gfx target name. The
-/// last two characters are the minor version and the stepping, in hex.
-inline std::optional<IsaVersion> isa_version(const std::string& arch) {
-  const std::size_t size = arch.size(), minor_at = size - 2;
-  if (arch.rfind("gfx", 0) != 0 || size < 6 || size > 7 ||
-      arch.find_first_not_of("0123456789", 3) < minor_at ||
-      arch.find_first_not_of("0123456789abcdef", minor_at) != std::string::npos)
-    return std::nullopt;
-  return IsaVersion{std::stoi(arch.substr(3, minor_at - 3)),
-                    std::stoi(arch.substr(minor_at, 1), nullptr, 16),
-                    std::stoi(arch.substr(minor_at + 1), nullptr, 16)};
 }
 
 /// The VGPR file HIP's occupancy code divides: VGPRs per SIMD lane, and the granule it rounds a
