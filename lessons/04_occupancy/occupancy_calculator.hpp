@@ -121,9 +121,10 @@ inline std::optional<VgprFile> hip_vgpr_file(hl::RuntimeVersion hip, IsaVersion 
 /// The SIMDs HIP's occupancy code counts per unit on \p isa in release \p hip: 4 on gfx9; on
 /// gfx10+ from HIP 5.5 4 for a kernel compiled in WGP mode and 2 for a CU-mode one
 /// (\p kernel_cu_mode, -mcumode; ROCm/clr rocm-6.2.2 hipamd/src/hip_platform.cpp:393-394,
-/// "(wrkGrpInfo->isWGPMode_ ? 4 : 2)", the same line in hipamd rocm-5.5.0); before 5.5 the
-/// device's count, the ISA's 2 doubled only in WGP mode (\p device_wgp_mode, GPU_ENABLE_WGP_MODE;
-/// ROCclr rocm-4.2.0 rocdevice.cpp, rocm-5.4.3 device.cpp).
+/// "(wrkGrpInfo->isWGPMode_ ? 4 : 2)"; said to be the same from hipamd rocm-5.5.0, not re-read);
+/// before 5.5 the device's count, the ISA's 2 doubled only in WGP mode (\p device_wgp_mode,
+/// GPU_ENABLE_WGP_MODE; ROCclr rocm-4.2.0 rocdevice.cpp and rocm-5.4.3 device.cpp, not re-read for
+/// this rule).
 inline int hip_simds_per_cu(IsaVersion isa, hl::RuntimeVersion hip, bool device_wgp_mode,
                             bool kernel_cu_mode) {
   if (isa.major <= 9) return 4;
