@@ -290,6 +290,10 @@ std::vector<CuMask> plan_partitions(const AmdMaskDevice& device, const std::vect
   return plan;
 }
 
+int available_units(const AmdMaskDevice& device) {
+  return units_of(device, plan_partitions(device, {}, /*rest=*/true).at(0));
+}
+
 int units_of(const AmdMaskDevice& device, const CuMask& mask) {
   return mask.count() / mask_layout(device).bits_per_unit;
 }

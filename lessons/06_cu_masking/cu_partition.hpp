@@ -41,7 +41,7 @@ inline int expected_grant(const PartitionRules& rules, int requested) {
 /// XCC, inside ROC_GLOBAL_CU_MASK, whose units are all a partition can take.
 inline PartitionRules amd_partition_rules(const hl::AmdMaskDevice& amd) {
   const hl::MaskLayout layout = hl::mask_layout(amd);
-  const int units = hl::units_of(amd, hl::plan_partitions(amd, {}, /*rest=*/true).at(0));
+  const int units = hl::available_units(amd);
   return {units, layout.partition_step(), layout.partition_step(),
           "hipExtStreamCreateWithCUMask: " + layout.rule};
 }
@@ -55,13 +55,11 @@ inline int partition_size(std::int64_t option, const std::optional<hl::AmdMaskDe
 }
 
 /// The whole device's units N, against which step 2 judges a partition's speed (ideal time
-/// ratio N/k): on AMD the units a partition can take (inside ROC_GLOBAL_CU_MASK and
-/// HSA_CU_MASK, amd_partition_rules()), not multiProcessorCount, which under a global mask in
-/// WGP mode is half the WGPs the queues get (ROCm/clr rocm-6.2.2 rocdevice.cpp getGlobalCUMask:
-/// maxComputeUnits_ = availCUs / 2, while acquireQueue widens every bit to a WGP); on NVIDIA
-/// \p reported (multiProcessorCount).
+/// ratio N/k): on AMD the units every queue can use (hl::available_units(): inside
+/// ROC_GLOBAL_CU_MASK and HSA_CU_MASK), not multiProcessorCount, which under a global mask in
+/// WGP mode counts half the WGPs the queues get; on NVIDIA \p reported (multiProcessorCount).
 inline int whole_device_units(const std::optional<hl::AmdMaskDevice>& amd, int reported) {
-  return amd ? amd_partition_rules(*amd).units : reported;
+  return amd ? hl::available_units(*amd) : reported;
 }
 
 /// The partitions lesson 06 asks for with --partition \p k, one request per stream maker call:

@@ -158,6 +158,13 @@ std::optional<std::string> cu_mask_problem(const AmdMaskDevice& device, const Cu
 std::vector<CuMask> plan_partitions(const AmdMaskDevice& device, const std::vector<int>& units_each,
                                     bool rest = false);
 
+/// The units every queue of the process can use on \p device: all of them, or those inside
+/// ROC_GLOBAL_CU_MASK and HSA_CU_MASK. Not multiProcessorCount, which under a global mask in
+/// WGP mode is half the WGPs the queues get (ROCm/clr rocm-6.2.2 rocdevice.cpp:3433-3434,
+/// "maxComputeUnits_ = settings().enableWgpMode_ ? availCUs / 2 : availCUs", while acquireQueue
+/// widens each bit to a WGP, :3148) and which does not see HSA_CU_MASK at all.
+int available_units(const AmdMaskDevice& device);
+
 /// The units \p mask (HIP bits) holds on \p device.
 int units_of(const AmdMaskDevice& device, const CuMask& mask);
 
