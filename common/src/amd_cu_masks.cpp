@@ -120,6 +120,7 @@ MaskLayout mask_layout(const AmdMaskDevice& device) {
         "CUs of its own (HIP 7.0 and later report it as hipDeviceAttributeNumberOfXccs)",
         device.arch, device.physical_units));
   }
+  if (!device.hsa_unknown.empty()) throw SkipError(device.hsa_unknown);
   MaskLayout layout;
   layout.xccs = *device.xccs;
   layout.unit = "CU";
@@ -184,6 +185,18 @@ std::optional<std::string> cu_mask_problem(const AmdMaskDevice& device, const Cu
       }
     }
   }
+  if (device.hsa_cu_mask) {
+    for (int bit = 0; bit < layout.bits; ++bit) {
+      for (int c = 0; c < layout.cus_per_bit && mask.has(bit); ++c) {
+        if (!device.hsa_cu_mask->has(bit * layout.cus_per_bit + c)) {
+          return format(
+              "bit {} reaches CU {}, outside HSA_CU_MASK ({}): ROCr cuts the queue's mask down "
+              "and reports it reduced, and HIP then fails the queue",
+              bit, bit * layout.cus_per_bit + c, device.hsa_cu_mask->ids());
+        }
+      }
+    }
+  }
   const int group = layout.bit_granularity;
   for (int bit = 0; bit < layout.bits; ++bit) {
     const int first = bit - bit % group;
@@ -217,6 +230,9 @@ std::vector<CuMask> plan_partitions(const AmdMaskDevice& device, const std::vect
     bool usable = true;
     for (int b = first; b < first + layout.bit_granularity; ++b) {
       usable = usable && (!device.global_mask || device.global_mask->has(b));
+      for (int c = 0; c < layout.cus_per_bit && device.hsa_cu_mask; ++c) {
+        usable = usable && device.hsa_cu_mask->has(b * layout.cus_per_bit + c);
+      }
     }
     if (usable) free_groups[first % layout.xccs].push_back(first);
   }
@@ -224,7 +240,10 @@ std::vector<CuMask> plan_partitions(const AmdMaskDevice& device, const std::vect
   for (const auto& groups : free_groups) available += static_cast<int>(groups.size());
   available = available * layout.bit_granularity / layout.bits_per_unit;
   const std::string where =
-      device.global_mask ? format(" (ROC_GLOBAL_CU_MASK leaves {})", available) : "";
+      device.global_mask || device.hsa_cu_mask
+          ? format(" ({} leaves {})", device.global_mask ? "ROC_GLOBAL_CU_MASK" : "HSA_CU_MASK",
+                   available)
+          : "";
   std::vector<CuMask> plan;
   std::vector<std::size_t> taken(layout.xccs, 0);
   for (const int units : units_each) {
@@ -271,6 +290,10 @@ std::vector<CuMask> plan_partitions(const AmdMaskDevice& device, const std::vect
   return plan;
 }
 
+int available_units(const AmdMaskDevice& device) {
+  return units_of(device, plan_partitions(device, {}, /*rest=*/true).at(0));
+}
+
 int units_of(const AmdMaskDevice& device, const CuMask& mask) {
   return mask.count() / mask_layout(device).bits_per_unit;
 }
@@ -283,6 +306,125 @@ CuMask cu_ids_of(const AmdMaskDevice& device, const CuMask& mask) {
     for (int c = 0; c < per_bit; ++c) ids.set(bit * per_bit + c);
   }
   return ids;
+}
+
+std::optional<int> rocr_gpu_index(int hip_index, const char* hip_visible,
+                                  const char* cuda_visible) {
+  const char* list = hip_visible != nullptr && *hip_visible != '\0' ? hip_visible : cuda_visible;
+  if (list == nullptr) return hip_index;
+  std::vector<int> order;
+  for (const char* p = list; *p != '\0';) {
+    if (std::strncmp(p, "GPU-", 4) == 0) return std::nullopt;  // a UUID: ROCr's index unknown
+    char* end = nullptr;
+    const long index = std::strtol(p, &end, 10);
+    if (end == p || index < 0) break;  // the first invalid index ends the list
+    order.push_back(static_cast<int>(index));
+    p = *end == ',' ? end + 1 : end;
+    if (*end != ',') break;
+  }
+  if (hip_index < 0 || hip_index >= static_cast<int>(order.size())) return std::nullopt;
+  return order[hip_index];
+}
+
+std::optional<CuMask> hsa_cu_mask_for(const std::string& value, int rocr_gpu) {
+  if (const auto problem = check_environment_value("HSA_CU_MASK", value, Platform::kAmd)) {
+    throw SkipError("HSA_CU_MASK " + *problem +
+                    ": the CUs this process's queues get are not "
+                    "known here");
+  }
+  std::string text;
+  for (const unsigned char c : value) {
+    if (!std::isspace(c)) text += static_cast<char>(std::toupper(c));
+  }
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t end = std::min(text.find(';', start), text.size());
+    const std::string set = text.substr(start, end - start);
+    start = end + 1;
+    const std::size_t colon = set.find(':');
+    if (set.empty() || colon == std::string::npos) continue;
+    const std::vector<int> gpus = parse_id_list(set.substr(0, colon), 1 << 16);
+    if (std::find(gpus.begin(), gpus.end(), rocr_gpu) == gpus.end()) continue;
+    const std::string cus = set.substr(colon + 1);
+    CuMask mask;
+    if (cus.size() > 1 && cus[1] == 'X') {  // 0x...: bit i of the number is CU i
+      const std::string digits = cus.substr(2);
+      for (int d = 0; d < static_cast<int>(digits.size()) && 4 * d < kMaxMaskBits; ++d) {
+        const int nibble = std::stoi(digits.substr(digits.size() - 1 - d, 1), nullptr, 16);
+        for (int b = 0; b < 4; ++b) {
+          if ((nibble >> b) & 1) mask.set(4 * d + b);
+        }
+      }
+    } else {
+      for (const int id : parse_id_list(cus, kMaxMaskBits)) mask.set(id);
+    }
+    return mask;
+  }
+  return std::nullopt;
+}
+
+AmdMaskDevice describe_amd_device(const std::string& gcn_arch, int hip_version, int physical_units,
+                                  std::optional<int> xcc_attribute, int hip_index, EnvLookup env,
+                                  const void* context) {
+  AmdMaskDevice amd;
+  amd.arch = gcn_arch.substr(0, gcn_arch.find(':'));
+  amd.hip_version = hip_version;
+  // HIP's WGP mode exists on gfx10+ only (ROCm/clr rocclr/device/rocm/rocsettings.cpp).
+  amd.wgp_mode =
+      gfx10_or_later(amd.arch) && hip_counts_wgps(env("GPU_ENABLE_WGP_MODE", context), hip_version);
+  amd.physical_units = physical_units;
+  amd.xccs = amd_xcc_count(amd.arch, physical_units,
+                           hip_version >= 70000000 ? xcc_attribute : std::nullopt);
+  if (const char* global = env("ROC_GLOBAL_CU_MASK", context)) {
+    amd.global_mask = hip_global_cu_mask(global, physical_units, amd.wgp_mode);
+  }
+  amd.rocr_index = rocr_gpu_index(hip_index, env("HIP_VISIBLE_DEVICES", context),
+                                  env("CUDA_VISIBLE_DEVICES", context));
+  if (!amd.rocr_index) {
+    amd.rocr_unknown =
+        "HIP_VISIBLE_DEVICES or CUDA_VISIBLE_DEVICES names this GPU by UUID or does not list "
+        "it, so ROCr's index of it (what HSA_CU_MASK counts) is not known";
+  }
+  if (const char* hsa = env("HSA_CU_MASK", context)) {
+    if (!amd.rocr_index) {
+      amd.hsa_unknown = "HSA_CU_MASK is set and " + amd.rocr_unknown;
+    } else {
+      try {
+        amd.hsa_cu_mask = hsa_cu_mask_for(hsa, *amd.rocr_index);
+      } catch (const SkipError& unknown) {
+        amd.hsa_unknown = unknown.what();
+      }
+    }
+  }
+  return amd;
+}
+
+int default_partition_units(const AmdMaskDevice& device, int count, bool leave_rest, int at_least) {
+  MaskLayout layout;
+  try {
+    layout = mask_layout(device);
+  } catch (
+      const std::runtime_error&) {  // an unknown shape (skip) or a global mask refused: said later
+    return at_least;
+  }
+  const int step = layout.partition_step();
+  const auto fits = [&](int k) {
+    try {
+      const std::vector<CuMask> plan =
+          plan_partitions(device, std::vector<int>(count, k), leave_rest);
+      return !leave_rest || plan.back().count() > 0;
+    } catch (const UsageError&) {
+      return false;
+    }
+  };
+  const int first = (at_least + step - 1) / step * step;
+  for (int k = first; k * count <= layout.bits; k += step) {
+    if (fits(k)) return k;
+  }
+  for (int k = first - step; k >= step; k -= step) {
+    if (fits(k)) return k;
+  }
+  return at_least;
 }
 
 std::string hsa_cu_mask_value(int gpu, const CuMask& cu_ids) {

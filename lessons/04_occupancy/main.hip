@@ -299,13 +299,14 @@ hl::StepResult trace_residency(hl::TraceFile& traces, const Sizing& s, occupancy
     int measured = 0;  // the most blocks one unit held at once
     for (const auto& [unit, most] : schedule.peak_blocks_per_unit())
       measured = std::max(measured, most);
-    if (s.limits.arch.rfind("gfx1", 0) == 0)
-      step.skip(check,
-                "on RDNA the traced unit is a WGP (two CUs) unless built with -mcumode, and "
-                "GPU_ENABLE_WGP_MODE changes the CUs and slots the API counts");
+    const occupancy::ResidencyBound bound =
+        occupancy::residency_bound(s.limits.arch, predicted, s.block, s.limits.warp_size);
+    if (bound.skip)
+      step.skip(check, *bound.skip);
     else
-      step.schedule_check(check, measured == predicted,
-                          hl::format("predicted {}, measured {}", predicted, measured));
+      step.schedule_check(
+          check, bound.holds(measured),
+          hl::format("predicted {}, measured {}{}", predicted, measured, bound.note));
     if (kernel == Kernel::kTriad && waves == 1 && traced_ms)  // the same launch, untraced
       step.speed(overhead, *traced_ms / *checked(step, p.run(kernel, grid, s.block)));
   }

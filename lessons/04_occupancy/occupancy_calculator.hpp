@@ -13,10 +13,13 @@
 #include <algorithm>
 #include <climits>
 #include <cstddef>
+#include <cstdlib>
 #include <optional>
 #include <string>
 #include <utility>
 
+#include "amd_residency.hpp"
+#include "hip_lessons/amd_cu_masks.hpp"
 #include "hip_lessons/environment.hpp"
 #include "hip_lessons/format.hpp"
 #include "hip_lessons/platform.hpp"
@@ -61,24 +64,6 @@ inline Prediction finish(Prediction p, int block, int max_block) {
   for (const auto& [value, label] : parts)
     if (value == p.blocks) p.limiter += (p.limiter.empty() ? "" : " + ") + std::string(label);
   return p;
-}
-
-/// An AMD target's ISA version as HIP's runtime compares it: gfx90a is 9.0.10, gfx1151 11.5.1.
-struct IsaVersion {
-  int major = 0, minor = 0, stepping = 0;
-};
-
-/// The ISA version of \p arch ("gfx90a"), or nothing when it is not a gfx target name. The
-/// last two characters are the minor version and the stepping, in hex.
-inline std::optional<IsaVersion> isa_version(const std::string& arch) {
-  const std::size_t size = arch.size(), minor_at = size - 2;
-  if (arch.rfind("gfx", 0) != 0 || size < 6 || size > 7 ||
-      arch.find_first_not_of("0123456789", 3) < minor_at ||
-      arch.find_first_not_of("0123456789abcdef", minor_at) != std::string::npos)
-    return std::nullopt;
-  return IsaVersion{std::stoi(arch.substr(3, minor_at - 3)),
-                    std::stoi(arch.substr(minor_at, 1), nullptr, 16),
-                    std::stoi(arch.substr(minor_at + 1), nullptr, 16)};
 }
 
 /// The VGPR file HIP's occupancy code divides: VGPRs per SIMD lane, and the granule it rounds a
@@ -133,10 +118,24 @@ inline std::optional<VgprFile> hip_vgpr_file(hl::RuntimeVersion hip, IsaVersion 
   return file;
 }
 
+/// The SIMDs HIP's occupancy code counts per unit on \p isa in release \p hip: 4 on gfx9; on
+/// gfx10+ from HIP 5.5 4 for a kernel compiled in WGP mode and 2 for a CU-mode one
+/// (\p kernel_cu_mode, -mcumode; ROCm/clr rocm-6.2.2 hipamd/src/hip_platform.cpp:393-394,
+/// "(wrkGrpInfo->isWGPMode_ ? 4 : 2)"; said to be the same from hipamd rocm-5.5.0, not re-read);
+/// before 5.5 the device's count, the ISA's 2 doubled only in WGP mode (\p device_wgp_mode,
+/// GPU_ENABLE_WGP_MODE; ROCclr rocm-4.2.0 rocdevice.cpp and rocm-5.4.3 device.cpp, not re-read for
+/// this rule).
+inline int hip_simds_per_cu(IsaVersion isa, hl::RuntimeVersion hip, bool device_wgp_mode,
+                            bool kernel_cu_mode) {
+  if (isa.major <= 9) return 4;
+  if (hip < hl::RuntimeVersion{5, 5}) return device_wgp_mode ? 4 : 2;
+  return kernel_cu_mode ? 2 : 4;
+}
+
 /// HIP's model of one AMD device (hip_platform.cpp, ihipOccupancyMaxActiveBlocksPerMulti-
 /// processor), the same in every release read but for the VGPR file: 8 waves per SIMD counted
-/// on gfx9 and older ("limited by SPI 32 per CU"), 16 on gfx10+; 4 SIMDs per CU (per WGP on
-/// gfx10+ in WGP mode, HIP's default); the group segment (64 KiB) over the block's LDS; no cap
+/// on gfx9 and older ("limited by SPI 32 per CU"), 16 on gfx10+; the SIMDs of hip_simds_per_cu();
+/// the group segment (64 KiB) over the block's LDS; no cap
 /// on workgroups. SGPRs also limit waves (800 per SIMD on gfx9), but hipFuncAttributes does not
 /// report them: the model takes them not to (true up to 96 SGPRs in these releases).
 struct HipAmdModel {
@@ -144,7 +143,7 @@ struct HipAmdModel {
   int wave_size = 64;
   VgprFile vgpr_file;
   std::size_t lds_bytes = std::size_t{64} << 10;
-  static constexpr int kSimdsPerCu = 4;
+  int simds_per_cu = 4;  ///< hip_simds_per_cu()
 
   int max_waves_per_simd() const { return isa.major <= 9 ? 8 : 16; }
   /// Waves per SIMD that \p vgprs (.vgpr_count, hipFuncAttributes::numRegs) allow. HIP "aligns
@@ -160,7 +159,7 @@ struct HipAmdModel {
   Prediction predict(int vgprs, std::size_t lds, int block, int max_block) const {
     Prediction p;
     const int threads_per_block = static_cast<int>(round_up(block, wave_size));
-    const int simd_threads = kSimdsPerCu * wave_size;
+    const int simd_threads = simds_per_cu * wave_size;
     p.by_slots = simd_threads * max_waves_per_simd() / threads_per_block;
     if (vgprs > 0) p.by_registers = simd_threads * register_waves(vgprs) / threads_per_block;
     if (lds > 0) p.by_shared = static_cast<int>(lds_bytes / lds);
@@ -174,8 +173,11 @@ class Calculator {
  public:
   // A binary uses the rules of the platform it was built for; the unit test asks for each
   // explicitly, so both models are tested on either build.
+  // GPU_ENABLE_WGP_MODE (\p wgp_mode_env) matters to HIP before 5.5; the lesson's kernels are
+  // compiled in WGP mode (no -mcumode), which HIP 5.5 and later go by.
   Calculator(const Limits& limits, int runtime_version,
-             hl::Platform platform = hl::build_platform())
+             hl::Platform platform = hl::build_platform(),
+             const char* wgp_mode_env = std::getenv("GPU_ENABLE_WGP_MODE"))
       : l_(limits) {
     if (platform == hl::Platform::kAmd) {
       const hl::RuntimeVersion hip = hl::runtime_version_from(runtime_version, platform);
@@ -184,6 +186,8 @@ class Calculator {
         why_not_ = l_.arch + " is not an AMD gfx target name";
       } else if (const auto file = hip_vgpr_file(hip, *isa, l_.warp_size, why_not_)) {
         amd_ = HipAmdModel{*isa, l_.warp_size, *file};
+        amd_->simds_per_cu =
+            hip_simds_per_cu(*isa, hip, hl::hip_counts_wgps(wgp_mode_env, runtime_version), false);
       }
     } else if (l_.major != 9 || l_.minor != 0) {
       why_not_ = "the calculator models sm_90 only; this device is " + l_.arch;
@@ -198,7 +202,7 @@ class Calculator {
   const std::string& why_not() const { return why_not_; }
   /// Warp (wave) slots per CU in the model: the denominator of occupancy.
   int slots() const {
-    return amd_ ? HipAmdModel::kSimdsPerCu * amd_->max_waves_per_simd()
+    return amd_ ? amd_->simds_per_cu * amd_->max_waves_per_simd()
                 : l_.max_threads_per_cu / l_.warp_size;
   }
   /// Occupancy in percent: the warps of \p blocks blocks of \p block threads over the slots.
@@ -225,7 +229,7 @@ class Calculator {
       // many of those blocks as fit by waves and by LDS.
       const int waves = a.numRegs > 0 ? amd_->register_waves(a.numRegs) : kUnlimited;
       const int threads =
-          HipAmdModel::kSimdsPerCu * l_.warp_size * std::min(amd_->max_waves_per_simd(), waves);
+          amd_->simds_per_cu * l_.warp_size * std::min(amd_->max_waves_per_simd(), waves);
       const int best =
           std::min(threads, static_cast<int>(round_up(l_.max_threads_per_block, l_.warp_size)));
       const int lds_blocks = predict(a, best, dynamic_shared).by_shared.value_or(kUnlimited);

@@ -184,6 +184,12 @@ void earlier_releases() {
                 "registers", "gfx1030, HIP 5.4: ");
   expect_blocks(occupancy::Calculator(amd("gfx1030", 40, 32), kHip55, kAmd), kernel(68), 256, 0, 6,
                 "registers", "gfx1030, HIP 5.5: ");
+  // GPU_ENABLE_WGP_MODE=0: up to 5.4 HIP counts the device's 2 SIMDs per CU (14 waves on 2
+  // SIMDs of 32 lanes: 3 blocks of 8 waves); from 5.5 the kernel's WGP mode, 4 (as above).
+  expect_blocks(occupancy::Calculator(amd("gfx1030", 40, 32), kHip54, kAmd, "0"), kernel(68), 256,
+                0, 3, "registers", "gfx1030, HIP 5.4, GPU_ENABLE_WGP_MODE=0: ");
+  expect_blocks(occupancy::Calculator(amd("gfx1030", 40, 32), kHip55, kAmd, "0"), kernel(68), 256,
+                0, 6, "registers", "gfx1030, HIP 5.5, GPU_ENABLE_WGP_MODE=0: ");
   // gfx1100 under hipamd: 1024 in granules of 8, wave32 and wave64 alike: 100 VGPRs are 104,
   // 9 waves: 4 blocks of 8 waves (wave32), 9 blocks of 4 waves (wave64).
   expect_blocks(occupancy::Calculator(amd("gfx1100", 48, 32), kHip54, kAmd), kernel(100), 256, 0, 4,

@@ -7,7 +7,10 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,12 +39,30 @@ inline std::vector<hl::Figure> one_queue_timelines(const std::string& setting,
                        hl::rows_by_stream(breadth, rows), span)};
 }
 
+/// Why AMD's breadth-first bound (at most two kernels at once through one queue) cannot be
+/// judged, or nothing: HIP's DEBUG_CLR_AQL_BARRIER_OPT (\p value; nullptr when unset), read as
+/// HIP reads a bool flag ("true" or what atoi() reads as non-zero), on. With it, on a hardware
+/// queue that several streams share, the first packet of each stream's turn goes without the
+/// barrier bit (ROCm/rocm-systems PR 9895, merged 2026-08-08; off by default, as its tests say:
+/// "With the flag OFF the first kernel of each oversubscribed stream carries a head barrier",
+/// projects/hip-tests hipPerfSharedQueueAnyOrderOverlap), so breadth-first chains may start
+/// together.
+inline std::optional<std::string> amd_barrier_caveat(const char* value) {
+  if (value == nullptr || !(std::strcmp(value, "true") == 0 || std::atoi(value) != 0)) {
+    return std::nullopt;
+  }
+  return hl::format(
+      "DEBUG_CLR_AQL_BARRIER_OPT={} lets each stream's first kernel on a shared queue go without "
+      "the barrier bit (rocm-systems PR 9895), so breadth-first chains may run at once",
+      value);
+}
+
 /// The rule for \p chains chains of \p chain kernels of \p kernel_us each, traced issued
 /// depth-first (\p depth) and breadth-first (\p breadth) through one queue on \p platform.
-inline std::vector<hl::Verdict> one_queue_rule(const hl::Schedule& depth,
-                                               const hl::Schedule& breadth, std::int64_t chains,
-                                               std::int64_t chain, double kernel_us,
-                                               hl::Platform platform = hl::build_platform()) {
+inline std::vector<hl::Verdict> one_queue_rule(
+    const hl::Schedule& depth, const hl::Schedule& breadth, std::int64_t chains, std::int64_t chain,
+    double kernel_us, hl::Platform platform = hl::build_platform(),
+    const char* barrier_opt = std::getenv("DEBUG_CLR_AQL_BARRIER_OPT")) {
   const auto at_most_two = [](const hl::Schedule& run, const char* order, const char* why) {
     const auto crowd = run.first_overlap_above(2);
     return hl::Verdict{hl::format("one queue, {}: at most 2 kernels at once ({})", order, why),
@@ -64,7 +85,12 @@ inline std::vector<hl::Verdict> one_queue_rule(const hl::Schedule& depth,
                         "chains of one kernel are independent: it needs >= 2"});
   }
   if (platform == hl::Platform::kAmd) {  // the barrier bit: one kernel at a time, either order
-    verdicts.push_back(at_most_two(breadth, "breadth-first", "barrier bit; from source"));
+    if (const auto caveat = amd_barrier_caveat(barrier_opt)) {
+      verdicts.push_back({"one queue, breadth-first: at most 2 kernels at once (barrier bit)",
+                          std::nullopt, *caveat});
+    } else {
+      verdicts.push_back(at_most_two(breadth, "breadth-first", "barrier bit; from source"));
+    }
     return verdicts;
   }
   const int need = static_cast<int>(std::min<std::int64_t>(chains, 3));

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdint>
 #include <optional>
 #include <set>
 #include <string>
@@ -40,9 +41,25 @@ inline int expected_grant(const PartitionRules& rules, int requested) {
 /// XCC, inside ROC_GLOBAL_CU_MASK, whose units are all a partition can take.
 inline PartitionRules amd_partition_rules(const hl::AmdMaskDevice& amd) {
   const hl::MaskLayout layout = hl::mask_layout(amd);
-  const int units = hl::units_of(amd, hl::plan_partitions(amd, {}, /*rest=*/true).at(0));
+  const int units = hl::available_units(amd);
   return {units, layout.partition_step(), layout.partition_step(),
           "hipExtStreamCreateWithCUMask: " + layout.rule};
+}
+
+/// --partition when it is not given (\p option 0): 8 units on NVIDIA (\p amd nothing); on AMD
+/// the smallest size of at least 8 that two partitions side by side can take
+/// (hl::default_partition_units(): on an MI300A in SPX, 6 XCCs, that is 12). Given, the option.
+inline int partition_size(std::int64_t option, const std::optional<hl::AmdMaskDevice>& amd) {
+  if (option > 0) return static_cast<int>(option);
+  return amd ? hl::default_partition_units(*amd, 2, /*leave_rest=*/false) : 8;
+}
+
+/// The whole device's units N, against which step 2 judges a partition's speed (ideal time
+/// ratio N/k): on AMD the units every queue can use (hl::available_units(): inside
+/// ROC_GLOBAL_CU_MASK and HSA_CU_MASK), not multiProcessorCount, which under a global mask in
+/// WGP mode counts half the WGPs the queues get; on NVIDIA \p reported (multiProcessorCount).
+inline int whole_device_units(const std::optional<hl::AmdMaskDevice>& amd, int reported) {
+  return amd ? hl::available_units(*amd) : reported;
 }
 
 /// The partitions lesson 06 asks for with --partition \p k, one request per stream maker call:

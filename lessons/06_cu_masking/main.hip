@@ -221,12 +221,14 @@ hl::StepResult measure_side_by_side(hl::Lesson& lesson, const hl::Device& device
 int main(int argc, char** argv) {
   hl::LessonCli cli("lesson06_cu_masking", "Lesson 06: streams on part of the GPU", 1 << 22);
   std::string cu_mask_text;
-  std::int64_t partition = 8, iterations = 8192;
+  std::int64_t partition = 0, iterations = 8192;  // partition 0: not given (partition_size())
   cli.add_text("--cu-mask", cu_mask_text,
                "Also run on these units, a list such as 0-7,16-23 (NVIDIA: as many SMs)",
                [](const std::string& text) { hl::parse_cu_list("--cu-mask", text); });
-  cli.add_count("--partition", partition, "Partition size k in units (scaling: k, 2k, 4k)", 1,
-                hl::kMaxMaskBits);
+  cli.add_count("--partition", partition,
+                "Partition size k in units (scaling: k, 2k, 4k); not given: 8, or on AMD the "
+                "smallest valid size of at least 8",
+                1, hl::kMaxMaskBits);
   const hl::SpeedCheck& scaling_check =
       cli.add_speed_check(hl::at_most("|(time on k units / whole device) / (N/k) - 1|",
                                       "--scaling-tolerance", HIP_LESSONS_06_SCALING_TOLERANCE));
@@ -238,7 +240,8 @@ int main(int argc, char** argv) {
 
   return hl::run_lesson(cli, argc, argv, [&](hl::Lesson& lesson) {
     const hl::Device device = hl::open_device(lesson.options.device);
-    const int k = static_cast<int>(partition);
+    const std::optional<hl::AmdMaskDevice> amd = hl::amd_mask_device_or_none(device.index);
+    const int k = partition_size(partition, amd);
     std::vector<Partition> partitions;  // bad options: exit 2 before the inputs are allocated
     const hl::StepResult made = make_partitions(device, k, cu_mask_text, partitions);  // 1.
     // --check: an odd size catches a missing guard; 64 steps keep the host reference quick.
@@ -246,8 +249,9 @@ int main(int argc, char** argv) {
         lesson.options, {lesson.options.size, static_cast<int>(iterations)}, {{65539, 64}})[0];
     Workload work(n, steps, lesson.options.seed);
     lesson.report.step(made);  // step 1's result, once the inputs exist
-    lesson.report.step(
-        measure_scaling(lesson, work, partitions, device.compute_units(), scaling_check));  // 2.
-    lesson.report.step(measure_side_by_side(lesson, device, work, k, concurrent_check));    // 3.
+    lesson.report.step(measure_scaling(lesson, work, partitions,
+                                       whole_device_units(amd, device.compute_units()),
+                                       scaling_check));                                   // 2.
+    lesson.report.step(measure_side_by_side(lesson, device, work, k, concurrent_check));  // 3.
   });
 }

@@ -40,7 +40,7 @@ namespace {
 
 // The lesson's own options (checked before any GPU work).
 struct Options {
-  std::int64_t victim_us = 20, aggressor_us = 2000, partition = 8;
+  std::int64_t victim_us = 20, aggressor_us = 2000, partition = 0;  // 0: not given
   std::string role = "parent", setting = "plain";
   bool mps = false;
 };
@@ -335,7 +335,10 @@ int main(int argc, char** argv) {
   cli.add_count("--victim-us", o.victim_us, "How long the victim's one block works", 1, 100000);
   cli.add_count("--aggressor-us", o.aggressor_us, "How long each aggressor block works", 100,
                 1000000);
-  cli.add_count("--partition", o.partition, "Compute units of the victim's partition", 1, 1024);
+  cli.add_count("--partition", o.partition,
+                "Compute units of the victim's partition; not given: 8, or on AMD the smallest "
+                "valid size of at least 8",
+                1, 1024);
   cli.add_flag("--mps", o.mps,
                "Also run both processes under MPS, with a daemon of the lesson's own (root)");
   cli.add_choice("--role", o.role, "What this process is (the lesson runs itself as each tenant)",
@@ -351,6 +354,8 @@ int main(int argc, char** argv) {
   cli.refuse_repeat("lesson 08 measures each setting once, over the victim's --size launches");
 
   return hl::run_lesson(cli, argc, argv, [&](hl::Lesson& lesson) {
+    if (o.partition == 0)  // not given: the default for this GPU
+      o.partition = partition_size(0, hl::amd_mask_device_or_none(lesson.options.device));
     if (o.role != "parent") return be_a_tenant(lesson, o);
     hl::require_device_index(lesson.options.device);
     const auto launches = hl::per_mode<std::int64_t>(lesson.options, lesson.options.size, {20})[0];

@@ -92,9 +92,10 @@ inline const char* setting_flag(const Setting& s) {
 }
 
 /// AMD: the victim's \p victim_units units and the aggressor's rest, as HIP mask bits planned
-/// by the common rules (whole WGPs, the same share of every XCC, inside ROC_GLOBAL_CU_MASK).
-/// UsageError (exit 2) for a --partition they cannot honour or that leaves the aggressor
-/// nothing; SkipError where the device's shape is unknown.
+/// by the common rules (whole WGPs, the same share of every XCC, inside ROC_GLOBAL_CU_MASK and
+/// HSA_CU_MASK). UsageError (exit 2) for a --partition they cannot honour, that leaves the
+/// aggressor nothing, or that leaves an XCC without a CU of either side (a global mask with
+/// fewer CUs on one XCC: the queue would hang); SkipError where the device's shape is unknown.
 inline std::array<hl::CuMask, 2> amd_split(const hl::AmdMaskDevice& amd, int victim_units) {
   std::vector<hl::CuMask> plan;
   try {
@@ -106,13 +107,42 @@ inline std::array<hl::CuMask, 2> amd_split(const hl::AmdMaskDevice& amd, int vic
     throw hl::UsageError(
         hl::format("--partition {} leaves the aggressor no compute unit", victim_units));
   }
+  for (int side = 0; side < 2; ++side) {
+    if (const auto problem = hl::cu_mask_problem(amd, plan[side])) {
+      throw hl::UsageError(hl::format("--partition {}: the {}'s mask {} cannot be used: {}",
+                                      victim_units, side == 0 ? "victim" : "aggressor",
+                                      plan[side].ids(), *problem));
+    }
+  }
   return {plan[0], plan[1]};
 }
 
+/// --partition when it is not given (\p option 0): 8 units on NVIDIA (\p amd nothing); on AMD
+/// the smallest size of at least 8 that leaves the aggressor units of every XCC
+/// (hl::default_partition_units(): 12 on an MI300A in SPX, 6 XCCs). Given, the option.
+inline int partition_size(std::int64_t option, const std::optional<hl::AmdMaskDevice>& amd) {
+  if (option > 0) return static_cast<int>(option);
+  if (!amd) return 8;
+  const int k = hl::default_partition_units(*amd, 1, /*leave_rest=*/true);
+  try {
+    amd_split(*amd, k);
+  } catch (const std::runtime_error&) {  // the rest starves an XCC: try the next sizes
+    for (int more = k; more <= amd->physical_units * 2; ++more) {
+      try {
+        amd_split(*amd, more);
+        return more;
+      } catch (const std::runtime_error&) {
+      }
+    }
+  }
+  return k;
+}
+
 /// AMD: the HSA_CU_MASK values that give the victim's process and the aggressor's the two sides
-/// of amd_split() on GPU \p gpu. HSA_CU_MASK counts CUs (ROCr flag.cpp), HIP's bits may be
-/// WGPs: the values list CU IDs, a WGP's two CUs together (ROCr, from 5.3, refuses half a WGP
-/// and then leaves the queue on every CU without a word). Nothing, with the reason, where
+/// of amd_split() on HIP's GPU \p gpu, named by ROCr's index of it (AmdMaskDevice::rocr_index;
+/// a skip, with the reason, where it is not known). HSA_CU_MASK counts CUs (ROCr flag.cpp), HIP's
+/// bits may be WGPs: the values list CU IDs, a WGP's two CUs together (ROCr, from 5.3, refuses half
+/// a WGP and then leaves the queue on every CU without a word). Nothing, with the reason, where
 /// ROC_GLOBAL_CU_MASK is set: HIP gives every queue that mask, which ROCr would cut down to
 /// HSA_CU_MASK and report as reduced, and HIP fails such a queue.
 inline std::array<std::string, 2> per_process_cu_masks(const hl::AmdMaskDevice& amd, int gpu,
@@ -122,9 +152,12 @@ inline std::array<std::string, 2> per_process_cu_masks(const hl::AmdMaskDevice& 
         "ROC_GLOBAL_CU_MASK is set: HIP would give every queue that mask, which HSA_CU_MASK cuts "
         "down, and HIP fails a queue whose mask was cut (HSA_STATUS_CU_MASK_REDUCED)");
   }
+  // HSA_CU_MASK counts ROCr's GPUs, HIP's --device \p gpu may not (HIP_VISIBLE_DEVICES).
+  if (!amd.rocr_index && !amd.rocr_unknown.empty()) throw hl::SkipError(amd.rocr_unknown);
+  const int rocr_gpu = amd.rocr_index.value_or(gpu);
   const std::array<hl::CuMask, 2> split = amd_split(amd, victim_units);
-  return {hl::hsa_cu_mask_value(gpu, hl::cu_ids_of(amd, split[0])),
-          hl::hsa_cu_mask_value(gpu, hl::cu_ids_of(amd, split[1]))};
+  return {hl::hsa_cu_mask_value(rocr_gpu, hl::cu_ids_of(amd, split[0])),
+          hl::hsa_cu_mask_value(rocr_gpu, hl::cu_ids_of(amd, split[1]))};
 }
 
 /// The environments of a two-process setting's victim and aggressor: \p mps_client for both

@@ -201,8 +201,7 @@ inline int hip_blocks_per_cu(const occupancy::HipAmdModel& model, const AmdArch&
   const occupancy::Prediction p = model.predict(unified_vgprs(a, k), k.lds, block, 1024);
   const int threads_per_block = static_cast<int>(round_up(block, model.wave_size));
   const long long sgpr_waves = hip_sgpr_waves(a, k.sgprs, charge);
-  const long long by_sgprs =
-      occupancy::HipAmdModel::kSimdsPerCu * model.wave_size * sgpr_waves / threads_per_block;
+  const long long by_sgprs = model.simds_per_cu * model.wave_size * sgpr_waves / threads_per_block;
   return static_cast<int>(std::min<long long>(p.blocks, by_sgprs));
 }
 

@@ -62,7 +62,51 @@ struct AmdMaskDevice {
   int physical_units = 0;             ///< hipDeviceAttributePhysicalMultiProcessorCount
   std::optional<int> xccs;            ///< XCCs of the device (amd_xcc_count()); nothing: unknown
   std::optional<CuMask> global_mask;  ///< ROC_GLOBAL_CU_MASK as HIP took it, in HIP bits
+  /// HSA_CU_MASK's CU IDs for this GPU (ROCr applies them to every queue, below HIP): nothing
+  /// when it names no set for this GPU.
+  std::optional<CuMask> hsa_cu_mask{};
+  /// ROCr's index of this GPU (what HSA_CU_MASK counts), when it can be told from HIP's
+  /// (HIP_VISIBLE_DEVICES or CUDA_VISIBLE_DEVICES renumber in HIP only); nothing: unknown.
+  std::optional<int> rocr_index{};
+  /// Why ROCr's index cannot be told (a UUID in HIP_VISIBLE_DEVICES); empty when known.
+  std::string rocr_unknown{};
+  /// Why HSA_CU_MASK is set but its CUs for this GPU cannot be told (ROCr's index unknown, a
+  /// value ROCr ignores in part); empty otherwise. mask_layout() then skips.
+  std::string hsa_unknown{};
 };
+
+/// Reads an environment variable: std::getenv in a lesson, a table in the tests.
+using EnvLookup = const char* (*)(const char* name, const void* context);
+
+/// The device the mask rules see, from what HIP reports and the environment the runtime read:
+/// \p gcn_arch (gcnArchName), \p hip_version, \p physical_units
+/// (hipDeviceAttributePhysicalMultiProcessorCount), \p xcc_attribute
+/// (hipDeviceAttributeNumberOfXccs, HIP 7.0 and later), HIP's \p hip_index, and
+/// GPU_ENABLE_WGP_MODE, ROC_GLOBAL_CU_MASK, HSA_CU_MASK, HIP_VISIBLE_DEVICES and
+/// CUDA_VISIBLE_DEVICES read through \p env. amd_mask_device() is this with HIP's answers.
+AmdMaskDevice describe_amd_device(const std::string& gcn_arch, int hip_version, int physical_units,
+                                  std::optional<int> xcc_attribute, int hip_index, EnvLookup env,
+                                  const void* context = nullptr);
+
+/// ROCr's index of HIP's device \p hip_index: HIP_VISIBLE_DEVICES when set and not empty, else
+/// CUDA_VISIBLE_DEVICES, lists ROCr's indices in HIP's order, up to the first that is not a
+/// number (ROCm/clr rocclr/device/rocm/rocdevice.cpp, rocm-6.2.2: the first invalid index ends
+/// the list); HSA_CU_MASK counts ROCr's (ROCR-Runtime src/core/util/flag.cpp, rocm-6.2.4: "GPU
+/// indexes are taken post ROCR_VISIBLE_DEVICES reordering"). Nothing when the list holds a
+/// UUID ("GPU-...", HIP 6.2 and later) or does not reach \p hip_index.
+std::optional<int> rocr_gpu_index(int hip_index, const char* hip_visible, const char* cuda_visible);
+
+/// The CU IDs HSA_CU_MASK (\p value) gives ROCr's GPU \p rocr_gpu, or nothing when no set names
+/// it. SkipError when ROCr would ignore part of the value (lesson 01's check says which).
+std::optional<CuMask> hsa_cu_mask_for(const std::string& value, int rocr_gpu);
+
+/// The partition size a lesson takes when --partition is not given: the smallest multiple of
+/// the partition step of at least \p at_least units for which \p count partitions (and, with
+/// \p leave_rest, a non-empty rest) can be planned; when none of at least \p at_least fits, the
+/// largest smaller one that does; \p at_least itself when none fits at all (the lesson's own
+/// refusal then names the reason) or the device's shape is unknown (its skip does).
+int default_partition_units(const AmdMaskDevice& device, int count, bool leave_rest,
+                            int at_least = 8);
 
 /// The XCCs of a device: \p attribute (hipDeviceAttributeNumberOfXccs, HIP 7.0 and later) when
 /// positive; else 1 on every arch but gfx940-942 and gfx950, whose XCDs hold 38 and 32 CUs
@@ -113,6 +157,13 @@ std::optional<std::string> cu_mask_problem(const AmdMaskDevice& device, const Cu
 /// partition step, or when they do not fit.
 std::vector<CuMask> plan_partitions(const AmdMaskDevice& device, const std::vector<int>& units_each,
                                     bool rest = false);
+
+/// The units every queue of the process can use on \p device: all of them, or those inside
+/// ROC_GLOBAL_CU_MASK and HSA_CU_MASK. Not multiProcessorCount, which under a global mask in
+/// WGP mode is half the WGPs the queues get (ROCm/clr rocm-6.2.2 rocdevice.cpp:3433-3434,
+/// "maxComputeUnits_ = settings().enableWgpMode_ ? availCUs / 2 : availCUs", while acquireQueue
+/// widens each bit to a WGP, :3148) and which does not see HSA_CU_MASK at all.
+int available_units(const AmdMaskDevice& device);
 
 /// The units \p mask (HIP bits) holds on \p device.
 int units_of(const AmdMaskDevice& device, const CuMask& mask);

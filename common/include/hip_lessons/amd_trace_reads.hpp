@@ -104,7 +104,11 @@ inline constexpr RegisterField kRdna2Se{"SE", kHwId1, "HW_REG_HW_ID1", 18, 2};
 inline constexpr RegisterField kRdna3Se{"SE", kHwId1, "HW_REG_HW_ID1", 18, 3};
 inline constexpr RegisterField kRdnaSa{"SA", kHwId1, "HW_REG_HW_ID1", 16, 1};
 inline constexpr RegisterField kRdnaWgp{"WGP", kHwId1, "HW_REG_HW_ID1", 10, 4};
-/// CU mode only: bit 0 of SIMD_ID, the CU of the WGP the wave runs on (clr rocm-6.2.2 __smid()).
+/// CU mode only: HW_ID1 bit 8 (bit 0 of SIMD_ID) as the CU of the WGP the wave runs on. This
+/// follows clr's __smid() (rocm-6.2.2 amd_device_functions.h:849-850, HW_ID_CU_ID_SIZE 1,
+/// OFFSET 8, under __AMDGCN_CUMODE__); the same header's register comment (:814) says only
+/// "SIMD_ID within the WGP: [0] = row, [1] = column", and no register manual read here says
+/// which bit selects the CU. Used only by -mcumode builds.
 inline constexpr RegisterField kRdnaCuOfWgp{"CU", kHwId1, "HW_REG_HW_ID1", 8, 1};
 
 }  // namespace detail
