@@ -21,6 +21,7 @@
 #include "hip_lessons/timing.hpp"
 #include "kernels.hpp"
 #include "one_queue_traces.hpp"
+#include "queue_log.hpp"
 
 namespace hl = hip_lessons;
 using namespace queue_env;
@@ -262,6 +263,37 @@ hl::StepResult one_queue_block_by_block(const hl::ChildRun& child, hl::TraceFile
       one_queue_rule(depth, breadth, s.streams, s.chain, static_cast<double>(s.kernel_us)));
 }
 
+// Step 2's second part. On AMD: the one-queue child and the default child once more, each with
+// HIP's log on (AMD_LOG_LEVEL=3), and the queue each stream got, as HIP's own lines name it
+// (queue_log.hpp). Only shown: the log slows every HIP call, so no check reads these times.
+// On NVIDIA no such log exists; a note says what plays the part.
+hl::StepResult with_queue_log(hl::StepResult step, const Children& children,
+                              const hl::HardwareQueueVariable& q) {
+  if (hl::build_platform() != hl::Platform::kAmd) {
+    return step.note(hl::format(
+        "no queue log on NVIDIA: {} (default {}) sets how many hardware connections the streams "
+        "share, and no runtime log says which connection a stream got",
+        q.name, q.default_count));
+  }
+  hl::ResultTable table("queue_log", "Which hardware queue each stream got (HIP's log)",
+                        {"setting", "stream", "hardware queue", "streams on that queue"});
+  for (const hl::EnvSetting& set : {hl::EnvSetting{q.name, "1"}, hl::EnvSetting{q.name, {}}}) {
+    const std::string label = set.describe() + ", AMD_LOG_LEVEL=3";
+    std::vector<std::string> args = {"--measure", "queues", "--variable", set.name};
+    args.insert(args.end(), children.shared.begin(), children.shared.end());
+    const hl::ChildRun run = children.launch(args, {set, {"AMD_LOG_LEVEL", "3"}});
+    const QueueLog log = read_queue_log(run.outcome.output);
+    for (const StreamQueue& s : log.streams) {
+      table.row({label, s.stream, s.queue + (s.reused ? " (reused)" : ""), log.users(s.queue)});
+    }
+    step.note(hl::format(
+        "{}: child {}, {} streams named with their queue, {} queue lines "
+        "outside a call that names a stream, {} unreadable log lines",
+        label, run.outcome.status(), log.streams.size(), log.unattributed, log.malformed));
+  }
+  return step.table(table);
+}
+
 // 3. The first thing to try when a scheduling bug is suspected: serialize, and see whether the
 // result changes. The switch makes every launch wait for its kernel, whatever its stream; the
 // runtime reads it at start-up, so the chains run in a child with it and in one without.
@@ -340,10 +372,11 @@ int main(int argc, char** argv) {
     refuse_copy_size(o.size, device.props.totalGlobalMem);
     const Children children = Children::of(s, o);
     hl::ChildRun one_queue;
-    lesson.report.step(compare_queue_counts(children, device, q, checks, one_queue));         // 1.
-    lesson.report.step(one_queue_block_by_block(one_queue, lesson.traces, queue + "=1", s));  // 2.
-    lesson.report.step(serialize_every_launch(children, s));                                  // 3.
-    lesson.report.step(compare_waiting_policies(children, checks));                           // 4.
-    lesson.report.step(try_amd_copy_path(children));                                          // 5.
+    lesson.report.step(compare_queue_counts(children, device, q, checks, one_queue));  // 1.
+    lesson.report.step(with_queue_log(
+        one_queue_block_by_block(one_queue, lesson.traces, queue + "=1", s), children, q));  // 2.
+    lesson.report.step(serialize_every_launch(children, s));                                 // 3.
+    lesson.report.step(compare_waiting_policies(children, checks));                          // 4.
+    lesson.report.step(try_amd_copy_path(children));                                         // 5.
   });
 }
