@@ -475,6 +475,10 @@ TEST(Fleet, EveryGpuRunsEveryLessonsDefaultsOrSaysWhyNot) {
       fleet().size(), std::size(kReleases), std::size(kEnvs), total, ran, skipped, refused,
       worst_se_ratio, worst_se_cell.c_str());
   EXPECT_EQ(total, static_cast<int>(fleet().size() * std::size(kReleases) * std::size(kEnvs) * 4));
+  // NEW-6: lesson 06's AMD scaling tolerance leaves at least 25% headroom over the worst shape:
+  // a partition at its thinnest engine's pace deviates worst_se_ratio - 1 from the ideal.
+  EXPECT_GE(kScalingTolerance, 1.25 * (worst_se_ratio - 1))
+      << "worst " << worst_se_ratio << " (" << worst_se_cell << ")";
   // Every GPU of the fleet holds the defaults (8 to 12 units, twice) many times over, and every
   // environment of the matrix leaves at least half of it: a refusal here is a default refused
   // where the driver model says one runs (the rules' own "no valid size" is no judge of that).
