@@ -294,6 +294,10 @@ int available_units(const AmdMaskDevice& device) {
   return units_of(device, plan_partitions(device, {}, /*rest=*/true).at(0));
 }
 
+int grid_units(const std::optional<AmdMaskDevice>& amd, int reported) {
+  return amd ? available_units(*amd) : reported;
+}
+
 int units_of(const AmdMaskDevice& device, const CuMask& mask) {
   return mask.count() / mask_layout(device).bits_per_unit;
 }

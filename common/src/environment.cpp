@@ -7,8 +7,10 @@
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
+#include <fstream>
 #include <sstream>
 #include <utility>
+#include <vector>
 
 #include "hip_lessons/errors.hpp"
 
@@ -34,6 +36,26 @@ bool is_unsigned_integer(const std::string& text) {
          std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c); });
 }
 
+// The CUs of every GPU the kernel driver lists (/sys/class/kfd/kfd/topology/nodes/N/properties:
+// simd_count / simd_per_cu; CPU nodes have no SIMDs). Empty where there is no KFD: before HIP
+// starts, this is the only count the environment check can have.
+std::vector<int> kfd_gpu_compute_units() {
+  std::vector<int> counts;
+  for (int node = 0; node < 64; ++node) {
+    std::ifstream file("/sys/class/kfd/kfd/topology/nodes/" + std::to_string(node) + "/properties");
+    if (!file) break;
+    long simds = 0, per_cu = 0;
+    std::string key;
+    long number = 0;
+    while (file >> key >> number) {
+      if (key == "simd_count") simds = number;
+      if (key == "simd_per_cu") per_cu = number;
+    }
+    if (simds > 0 && per_cu > 0) counts.push_back(static_cast<int>(simds / per_cu));
+  }
+  return counts;
+}
+
 // ROC_GLOBAL_CU_MASK as HIP reads it (ROCm/clr rocclr/device/rocm/rocdevice.cpp,
 // Device::getGlobalCUMask): an optional 0x, then hex digits, 8 at a time through
 // std::stoul(..., 16). A mask HIP cannot read, one that enables no CU, and one that enables
@@ -49,6 +71,13 @@ std::optional<std::string> check_global_cu_mask(const std::string& value) {
   }
   if (digits.find_first_not_of('0') == std::string::npos) {
     return "'" + value + "' enables no CU at all; HIP ignores an empty mask and uses every CU";
+  }
+  for (const int cus : kfd_gpu_compute_units()) {
+    if (global_cu_mask_ends_hip(value, cus)) {
+      return "a GPU here has " + std::to_string(cus) +
+             " CUs (fewer than 32): HIP's start-up throws on any ROC_GLOBAL_CU_MASK there and "
+             "ends the process (ROCm/clr rocm-6.2.2 rocdevice.cpp:3410-3413); unset it";
+    }
   }
   return std::nullopt;
 }
@@ -228,6 +257,15 @@ std::optional<std::string> check_cu_sets(const std::string& value) {
 }
 
 }  // namespace
+
+bool global_cu_mask_ends_hip(const std::string& value, int cus) {
+  // HIP strips a leading "0x" or "0X", then reads min(length, cus / 4) digits in chunks; the
+  // first chunk's length is cus / 4 - 8 when cus / 4 < 8.
+  const std::string pre = value.substr(0, 2);
+  const std::size_t digits = pre == "0x" || pre == "0X" ? value.size() - 2 : value.size();
+  const int compressed = cus / 4;
+  return digits > 0 && compressed > 0 && compressed < 8;
+}
 
 Platform build_platform() {
 #if HIP_LESSONS_BUILT_FOR_AMD

@@ -64,8 +64,25 @@ struct HwregOperand {
 inline std::optional<HwregOperand> getreg_operand(const std::string& instruction) {
   if (instruction.rfind("s_getreg_b32 ", 0) != 0) return std::nullopt;
   const std::size_t open = instruction.find("hwreg(");
+  if (open == std::string::npos) {
+    // The raw simm16 (a disassembler that prints no hwreg()): id [5:0], offset [10:6],
+    // width - 1 [15:11].
+    const std::size_t comma = instruction.rfind(',');
+    if (comma == std::string::npos) return std::nullopt;
+    const std::string text = instruction.substr(instruction.find_first_not_of(' ', comma + 1));
+    std::size_t used = 0;
+    unsigned long value = 0;
+    try {
+      value = std::stoul(text, &used, 0);
+    } catch (const std::exception&) {
+      return std::nullopt;
+    }
+    if (used != text.size() || value > 0xffff) return std::nullopt;
+    return HwregOperand{std::to_string(value & 63), static_cast<unsigned>(value >> 6 & 31),
+                        static_cast<unsigned>((value >> 11 & 31) + 1)};
+  }
   const std::size_t close = instruction.find(')', open);
-  if (open == std::string::npos || close == std::string::npos) return std::nullopt;
+  if (close == std::string::npos) return std::nullopt;
   std::vector<std::string> arguments(1);
   for (const char c : instruction.substr(open + 6, close - open - 6)) {
     if (c == ',') {
@@ -89,10 +106,16 @@ inline std::optional<HwregOperand> getreg_operand(const std::string& instruction
 }
 
 /// Whether \p operand reads all of \p field (the same register, by name or number, and a bit
-/// range that contains the field's).
+/// range that contains the field's). A name may carry gfx12's WAVE_ prefix: LLVM 19 prints
+/// HW_REG_HW_ID1 on gfx1201, later LLVM HW_REG_WAVE_HW_ID1 (its gfx1200 MC tests print
+/// HW_REG_MODE as HW_REG_WAVE_MODE), both the encoding 23.
 inline bool covers(const HwregOperand& operand, const RegisterField& field) {
+  const std::string name = field.hwreg_name;
+  const std::string prefix = "HW_REG_";
+  const std::string wave_name =
+      name.rfind(prefix, 0) == 0 ? prefix + "WAVE_" + name.substr(prefix.size()) : name;
   const bool same_register =
-      operand.reg == field.hwreg_name || operand.reg == std::to_string(field.hwreg);
+      operand.reg == name || operand.reg == wave_name || operand.reg == std::to_string(field.hwreg);
   return same_register && operand.offset <= field.offset &&
          operand.offset + operand.width >= field.offset + field.width;
 }

@@ -109,6 +109,27 @@ TEST(AmdDisassembly, ReadCoversAFieldOnlyWithTheWholeRangeOfTheSameRegister) {
   EXPECT_FALSE(amd::covers({"HW_REG_HW_ID1", 13, 3}, se));
 }
 
+// gfx12's two spellings of HW_ID1 (LLVM 19: HW_REG_HW_ID1; later LLVM: HW_REG_WAVE_HW_ID1) and
+// the raw simm16 both name the register the SE field lives in.
+TEST(AmdDisassembly, Gfx12HwregSpellings) {
+  const auto se = amd::trace_reads("gfx1201")->fields[0];  // HW_ID1 [20:18]
+  EXPECT_TRUE(
+      amd::covers(*amd::getreg_operand("s_getreg_b32 s3, hwreg(HW_REG_HW_ID1, 18, 3)"), se));
+  EXPECT_TRUE(
+      amd::covers(*amd::getreg_operand("s_getreg_b32 s3, hwreg(HW_REG_WAVE_HW_ID1, 18, 3)"), se));
+  EXPECT_FALSE(
+      amd::covers(*amd::getreg_operand("s_getreg_b32 s3, hwreg(HW_REG_WAVE_HW_ID2, 18, 3)"), se));
+  const auto raw = amd::getreg_operand("s_getreg_b32 s3, 0x1497");
+  ASSERT_TRUE(raw.has_value());
+  EXPECT_EQ(raw->reg, "23");
+  EXPECT_EQ(raw->offset, 18u);
+  EXPECT_EQ(raw->width, 3u);
+  EXPECT_TRUE(amd::covers(*raw, se));
+  EXPECT_EQ(raw->reg, std::to_string(se.hwreg));
+  EXPECT_FALSE(amd::covers(*amd::getreg_operand("s_getreg_b32 s3, 0x1097"), se));  // HW_ID1 2,3
+  EXPECT_FALSE(amd::getreg_operand("s_getreg_b32 s3, s4").has_value());
+}
+
 TEST(AmdDisassembly, ClockInstructions) {
   EXPECT_TRUE(amd::reads_clock("s_memrealtime s[2:3]", amd::ClockRead::kSMemRealtime));
   EXPECT_FALSE(amd::reads_clock("s_memtime s[2:3]", amd::ClockRead::kSMemRealtime));

@@ -11,6 +11,7 @@
 #include "hip_lessons/errors.hpp"
 
 using hip_lessons::check_environment_value;
+using hip_lessons::global_cu_mask_ends_hip;
 using hip_lessons::parse_id_list;
 using hip_lessons::Platform;
 
@@ -59,6 +60,19 @@ std::vector<std::string> warnings_about(
   return about;
 }
 }  // namespace
+
+// HIP's parser throws on a GPU of 4 to 31 CUs for any value it reads (clr rocm-6.2.2
+// rocdevice.cpp:3410-3413): compPhysicalCUs = CUs / 4 < 8, so its chunk length is negative.
+TEST(Environment, GlobalCuMaskEndsHipUnder32Cus) {
+  EXPECT_TRUE(global_cu_mask_ends_hip("0xff", 16));  // 4 digits read: 4 - 8 < 0
+  EXPECT_TRUE(global_cu_mask_ends_hip("f", 28));     // no 0x: the same
+  EXPECT_TRUE(global_cu_mask_ends_hip("0x1", 4));
+  EXPECT_FALSE(global_cu_mask_ends_hip("0xff", 32));                    // 8 digits: one whole chunk
+  EXPECT_FALSE(global_cu_mask_ends_hip("0xffffffffffffffffffff", 60));  // long: cut, no throw
+  EXPECT_FALSE(global_cu_mask_ends_hip("0xff", 2));  // 0 digits: the loop never runs
+  EXPECT_FALSE(global_cu_mask_ends_hip("0x", 16));   // nothing left after 0x: not read
+  EXPECT_FALSE(global_cu_mask_ends_hip("", 16));
+}
 
 TEST(Environment, ValidValuesPass) {
   EXPECT_FALSE(check_environment_value("HIP_PLATFORM", "amd"));

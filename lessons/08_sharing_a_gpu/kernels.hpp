@@ -63,9 +63,13 @@ __global__ void aggressor_kernel(const std::uint32_t* in, std::uint32_t* out, un
 }
 //! [tenant_kernels]
 
-/// The aggressor's grid: every block it can keep resident on the device at once.
+/// The aggressor's grid: every block it can keep resident on the device at once. On AMD it
+/// counts the units its queue can use (hl::available_units()), not multiProcessorCount, which
+/// ROC_GLOBAL_CU_MASK halves on RDNA in WGP mode and HSA_CU_MASK does not change.
 inline unsigned int aggressor_blocks(const hl::Device& device) {
-  return static_cast<unsigned int>(device.compute_units() *
+  const int units =
+      hl::grid_units(hl::amd_mask_device_or_none(device.index), device.compute_units());
+  return static_cast<unsigned int>(units *
                                    (device.props.maxThreadsPerMultiProcessor / kAggressorThreads));
 }
 

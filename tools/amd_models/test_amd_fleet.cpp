@@ -153,6 +153,13 @@ amd_models::DriverPlacement whole_device(const Cell& c, const hl::AmdMaskDevice&
   return amd_models::driver_placement(c.gpu->topology, all);
 }
 
+/// multiProcessorCount as HIP reports it: ROC_GLOBAL_CU_MASK's bits (halved in WGP mode,
+/// ROCm/clr rocm-6.2.2 rocdevice.cpp:3433-3434), else the physical units.
+int multiprocessor_count(const hl::AmdMaskDevice& device) {
+  if (!device.global_mask) return device.physical_units;
+  return device.wgp_mode ? device.global_mask->count() / 2 : device.global_mask->count();
+}
+
 /// How a cell came out: "runs", "skip: ...", "refused: ...", or "FAIL: ...".
 struct Outcome {
   std::string text;
@@ -213,9 +220,7 @@ Outcome lesson06(const Cell& c) {
     return {std::string("refused: ") + refusal.what()};
   }
   // Step 2's N: the whole device's units, which must be the CUs the whole-device run gets.
-  const int reported = device.global_mask ? (device.wgp_mode ? device.global_mask->count() / 2
-                                                             : device.global_mask->count())
-                                          : device.physical_units;  // multiProcessorCount
+  const int reported = multiprocessor_count(device);
   const int n = cu_masking::whole_device_units(device, reported);
   const amd_models::DriverPlacement whole = whole_device(c, device);
   if (n * cus_per_unit(device) != whole.cus) {
@@ -280,6 +285,17 @@ Outcome lesson08(const Cell& c) {
                              k, refusal.what()));
     }
     return {std::string("refused: ") + refusal.what()};
+  }
+  // The aggressor's grid (kernels.hpp aggressor_blocks()): blocks per unit x grid_units(), with
+  // multiProcessorCount as HIP reports it. In the unprotected settings its stream may use every
+  // CU the whole-device run gets; a grid counting fewer units leaves the victim free ones.
+  const int reported = multiprocessor_count(device);
+  const int grid = hl::grid_units(device, reported);
+  const amd_models::DriverPlacement whole = whole_device(c, device);
+  if (grid * cus_per_unit(device) != whole.cus) {
+    return fail(
+        hl::format("the aggressor's grid counts {} units ({} CUs), but its queue may use {} CUs",
+                   grid, grid * cus_per_unit(device), whole.cus));
   }
   const Ran victim = run_stream(c, device, split[0]);
   const Ran aggressor = run_stream(c, device, split[1]);
@@ -459,6 +475,10 @@ TEST(Fleet, EveryGpuRunsEveryLessonsDefaultsOrSaysWhyNot) {
       fleet().size(), std::size(kReleases), std::size(kEnvs), total, ran, skipped, refused,
       worst_se_ratio, worst_se_cell.c_str());
   EXPECT_EQ(total, static_cast<int>(fleet().size() * std::size(kReleases) * std::size(kEnvs) * 4));
+  // NEW-6: lesson 06's AMD scaling tolerance leaves at least 25% headroom over the worst shape:
+  // a partition at its thinnest engine's pace deviates worst_se_ratio - 1 from the ideal.
+  EXPECT_GE(kScalingTolerance, 1.25 * (worst_se_ratio - 1))
+      << "worst " << worst_se_ratio << " (" << worst_se_cell << ")";
   // Every GPU of the fleet holds the defaults (8 to 12 units, twice) many times over, and every
   // environment of the matrix leaves at least half of it: a refusal here is a default refused
   // where the driver model says one runs (the rules' own "no valid size" is no judge of that).
@@ -493,6 +513,8 @@ TEST(Fleet, TheAuditsCases) {
            "",
            0};
     EXPECT_EQ(cu_masking::whole_device_units(seen(c), 8), 16);
+    EXPECT_EQ(hl::grid_units(seen(c), 8), 16);          // lesson 08's aggressor grid counts 16 WGPs
+    EXPECT_EQ(hl::grid_units(std::nullopt, 132), 132);  // NVIDIA: multiProcessorCount
   }
   {  // NEW-7: HIP_VISIBLE_DEVICES=1, --device 0: HSA_CU_MASK must name ROCr's GPU 1.
     Cell c{by.at("MI210"), 60241134, Env::kHipVisible, {{"HIP_VISIBLE_DEVICES", "1"}}, "", 1};

@@ -165,6 +165,10 @@ std::vector<CuMask> plan_partitions(const AmdMaskDevice& device, const std::vect
 /// widens each bit to a WGP, :3148) and which does not see HSA_CU_MASK at all.
 int available_units(const AmdMaskDevice& device);
 
+/// The units a grid sized "blocks per unit" must count to fill what its queue can use:
+/// available_units() of \p amd on AMD, \p reported (multiProcessorCount) without one (NVIDIA).
+int grid_units(const std::optional<AmdMaskDevice>& amd, int reported);
+
 /// The units \p mask (HIP bits) holds on \p device.
 int units_of(const AmdMaskDevice& device, const CuMask& mask);
 

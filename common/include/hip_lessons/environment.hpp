@@ -72,6 +72,14 @@ HardwareQueueVariable hardware_queue_variable(Platform platform = build_platform
 /// variable's value when it is set and valid (check_environment_value()), else its default.
 int hardware_queue_count(Platform platform = build_platform());
 
+/// Whether HIP's start-up throws on ROC_GLOBAL_CU_MASK=\p value on a GPU of \p cus compute
+/// units (CUs, WGP mode or not), ending the process. HIP reads cus / 4 hex digits; under 8
+/// (4 to 31 CUs) its chunk length cus / 4 - 8 is negative, substr() gets a start past the
+/// string and throws std::out_of_range, and only std::invalid_argument is caught
+/// (ROCm/clr rocm-6.2.2 rocclr/device/rocm/rocdevice.cpp:3401-3413). Any value with a digit
+/// after the optional 0x does it; an empty one is not read.
+bool global_cu_mask_ends_hip(const std::string& value, int cus);
+
 /// The variables lesson 01 reports, in the order it prints them.
 const std::vector<EnvironmentVariable>& scheduling_variables();
 
